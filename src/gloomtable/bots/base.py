@@ -1,0 +1,38 @@
+"""The bot interface: a view, the legal actions and the bot's own seeded RNG in;
+an action out. A bot never touches the state, so it cannot cheat."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from gloomtable.engine import ConfigError, Rng
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: list[int]) -> int: ...
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+        return legal[self.rng.below(len(legal))]
+
+
+def make_bot(level: str, game: str, seed: int) -> Bot:
+    """A bot by level name for a game. Levels grow as bots land."""
+    if level == "random":
+        return RandomBot(seed)
+    if level == "heuristic" and game == "creatures":
+        from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
+
+        return CreaturesHeuristicBot(seed)
+    raise ConfigError(f"unknown bot level {level!r} for {game}; known: random"
+                      + (", heuristic" if game == "creatures" else ""))

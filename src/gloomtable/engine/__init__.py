@@ -1,0 +1,26 @@
+"""The game-independent core: protocol, RNG, errors, records. No I/O here
+except the record's JSON helpers, which take and return plain text/paths."""
+
+from gloomtable.engine.errors import (
+    ConfigError,
+    GloomtableError,
+    IllegalActionError,
+    MalformedActionError,
+    ReplayError,
+)
+from gloomtable.engine.protocol import TERMINAL, Event, Game, Result, State
+from gloomtable.engine.rng import Rng
+
+__all__ = [
+    "TERMINAL",
+    "ConfigError",
+    "Event",
+    "Game",
+    "GloomtableError",
+    "IllegalActionError",
+    "MalformedActionError",
+    "ReplayError",
+    "Result",
+    "Rng",
+    "State",
+]

@@ -1,0 +1,57 @@
+"""A tiny seeded RNG whose whole state is one integer.
+
+Why not :mod:`random`: its state is 2.5 KB (slow to copy for search) and its
+shuffle may change between Python versions. SplitMix64 is small, fast enough,
+and gives the same sequence on every machine, so a record replays anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+class Rng:
+    """SplitMix64. ``state`` is a plain int, so the RNG serialises trivially."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next_u64(self) -> int:
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, got {n}")
+        limit = _MASK - (_MASK % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: list[T]) -> T:
+        return items[self.below(len(items))]
+
+    def fork(self) -> Rng:
+        """An independent stream derived from this one (advances this one)."""
+        return Rng(self.next_u64())
+
+    def __repr__(self) -> str:
+        return f"Rng({self.state})"

@@ -1,0 +1,29 @@
+"""One package per game; this module maps game names to their factories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.engine import ConfigError, Game
+from gloomtable.engine.record import GameRecord, replay
+
+GAMES = ("gloom", "creatures")
+
+
+def make_game(name: str, config: dict[str, Any] | None = None) -> Game:
+    """Build a game by name from a plain config dict (as stored in records)."""
+    config = dict(config or {})
+    if name == "gloom":
+        from gloomtable.games.gloom.game import GloomGame
+
+        return GloomGame.from_dict(config)
+    if name == "creatures":
+        from gloomtable.games.creatures.game import CreaturesGame
+
+        return CreaturesGame.from_dict(config)
+    raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+
+
+def replay_record(record: GameRecord):  # noqa: ANN201 - returns the game's State
+    """Replay a record by building its game from the record's own name and config."""
+    return replay(make_game(record.game, record.config), record)

@@ -1,0 +1,189 @@
+"""Gloom cards as immutable values, and the cardinal rule.
+
+The cardinal rule (R-G4): cards stack squarely; for each region, what shows is
+what the topmost card printing into that region prints. Self-Worth, icons and
+live effects are all derived from :func:`visible` and never stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+SLOTS = ("top", "middle", "bottom")
+"""The three point slots (left edge) and the three icon slots (right edge)."""
+
+BLANK = "blank"
+CLASSIC_ICONS = ("beast", "death", "duck", "goblet", "lucre", "romance")
+GLOOMIER_ICONS = ("murder", "investigation")
+
+
+class CardType(str, Enum):
+    CHARACTER = "character"
+    MODIFIER = "modifier"
+    EVENT = "event"
+    UNTIMELY_DEATH = "untimely_death"
+    GUEST = "guest"
+    STORY = "story"
+
+    def __str__(self) -> str:
+        return self.value.replace("_", " ")
+
+
+class Region(int, Enum):
+    """The regions a card may print into (R-G3). Values index :class:`Visible`."""
+
+    POINTS_TOP = 0
+    POINTS_MIDDLE = 1
+    POINTS_BOTTOM = 2
+    ICON_TOP = 3
+    ICON_MIDDLE = 4
+    ICON_BOTTOM = 5
+    TEXT = 6
+    PORTRAIT = 7
+    PERSISTENT_ICON = 8
+
+
+NUM_REGIONS = len(Region)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One effect primitive with its validated parameter (``if_icon`` nests)."""
+
+    name: str
+    param: Any
+    icon: str | None = None
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """``when`` is immediate, continuous, persistent or response."""
+
+    when: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card of a deck. ``index`` is its id within the game (actions use it)."""
+
+    index: int
+    key: str
+    type: CardType
+    name: str
+    points: tuple[int | None, int | None, int | None] = (None, None, None)
+    icons: tuple[str | None, str | None, str | None] = (None, None, None)
+    text: str = ""
+    flavour: str = ""
+    family: str | None = None
+    prints_text: bool = False
+    prints_portrait: bool = False
+    prints_persistent_icon: bool = False
+    persistent_requires: tuple[Region, ...] = (Region.PERSISTENT_ICON,)
+    effects: tuple[Effect, ...] = ()
+    set_id: str = ""
+    prints: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """Which regions this card prints into, indexed by :class:`Region`."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prints", (
+            *(p is not None for p in self.points),
+            *(i is not None for i in self.icons),
+            self.prints_text,
+            self.prints_portrait,
+            self.prints_persistent_icon,
+        ))
+
+    def effects_when(self, when: str) -> tuple[Effect, ...]:
+        return tuple(e for e in self.effects if e.when == when)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Visible:
+    """What shows on a stack: for each region, the stack position of the card
+    showing there, or -1 where nothing prints (R-G4)."""
+
+    shown_by: tuple[int, ...]
+    stack: tuple[Card, ...]
+
+    def card_at(self, region: Region) -> Card | None:
+        pos = self.shown_by[region]
+        return None if pos < 0 else self.stack[pos]
+
+    @property
+    def points(self) -> tuple[int | None, ...]:
+        out: list[int | None] = []
+        for slot in range(3):
+            card = self.card_at(Region(slot))
+            out.append(None if card is None else card.points[slot])
+        return tuple(out)
+
+    @property
+    def self_worth(self) -> int:
+        """R-G5: the sum of the visible point values."""
+        return sum(p for p in self.points if p is not None)
+
+    @property
+    def icon_slots(self) -> tuple[str | None, ...]:
+        """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
+        out: list[str | None] = []
+        for slot in range(3):
+            card = self.card_at(Region(3 + slot))
+            out.append(None if card is None else card.icons[slot])
+        return tuple(out)
+
+    @property
+    def icons(self) -> tuple[str, ...]:
+        """R-G6: the icons that count (a blank hides and shows nothing)."""
+        return tuple(i for i in self.icon_slots if i is not None and i != BLANK)
+
+    @property
+    def text_card(self) -> Card | None:
+        """The card whose effect text shows: its continuous effects are live (R-G18)."""
+        return self.card_at(Region.TEXT)
+
+    def persistent_cards(self) -> tuple[Card, ...]:
+        """Cards whose persistent effects are live (R-G19): every region the card's
+        data requires must show that very card."""
+        live = []
+        for pos, card in enumerate(self.stack):
+            if card.prints_persistent_icon and all(
+                self.shown_by[r] == pos for r in card.persistent_requires
+            ):
+                live.append(card)
+        return tuple(live)
+
+    def live_effects(self, when: str) -> tuple[Effect, ...]:
+        """Effects of kind ``when`` that currently hold on this stack."""
+        out: list[Effect] = []
+        text = self.text_card
+        if when == "continuous" and text is not None:
+            out.extend(text.effects_when("continuous"))
+        if when == "persistent":
+            for card in self.persistent_cards():
+                out.extend(card.effects_when("persistent"))
+        return tuple(out)
+
+
+def visible(stack: tuple[Card, ...] | list[Card]) -> Visible:
+    """The cardinal rule: for each region, the topmost card printing there shows.
+
+    ``stack[0]`` is the bottom (the Character); the last card is the top.
+    """
+    shown = [-1] * NUM_REGIONS
+    remaining = NUM_REGIONS
+    for pos in range(len(stack) - 1, -1, -1):
+        prints = stack[pos].prints
+        for region in range(NUM_REGIONS):
+            if prints[region] and shown[region] < 0:
+                shown[region] = pos
+                remaining -= 1
+        if remaining == 0:
+            break
+    return Visible(tuple(shown), tuple(stack))

@@ -1,0 +1,402 @@
+"""Deck files: TOML, validated by a pydantic schema, turned into :class:`Card` values.
+
+Errors name the file, the card (its table and id) and the field, so a designer
+can fix a deck without reading code. ``gloom deck schema`` prints the JSON
+Schema derived from these models, for editors that autocomplete.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from gloomtable.engine import GloomtableError
+from gloomtable.games.gloom.cards import (
+    BLANK,
+    CLASSIC_ICONS,
+    GLOOMIER_ICONS,
+    SLOTS,
+    Card,
+    CardType,
+    Effect,
+    Region,
+    Step,
+)
+from gloomtable.games.gloom.effects import PRIMITIVES, WHENS
+
+SHIPPED_SETS = ("classic",)
+KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)
+CARD_TABLES: dict[str, CardType] = {
+    "characters": CardType.CHARACTER,
+    "modifiers": CardType.MODIFIER,
+    "events": CardType.EVENT,
+    "untimely_deaths": CardType.UNTIMELY_DEATH,
+}
+
+
+class DeckError(GloomtableError, ValueError):
+    """A deck that cannot be used; ``problems`` lists every problem found."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"  {source}: {p}" for p in problems)
+        super().__init__(f"{len(problems)} problem(s) in deck {source}:\n{lines}")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SlotsSpec(_Strict):
+    """Printed slots by name; an omitted slot is unprinted (see-through)."""
+
+    top: Any = None
+    middle: Any = None
+    bottom: Any = None
+
+
+class PointsSpec(SlotsSpec):
+    top: int | None = Field(None, ge=-100, le=100)
+    middle: int | None = Field(None, ge=-100, le=100)
+    bottom: int | None = Field(None, ge=-100, le=100)
+
+
+class IconsSpec(SlotsSpec):
+    top: str | None = None
+    middle: str | None = None
+    bottom: str | None = None
+
+
+def _step_schema() -> dict[str, Any]:
+    alternatives = []
+    for prim in PRIMITIVES.values():
+        props: dict[str, Any] = {prim.name: prim.adapter.json_schema()}
+        required = [prim.name]
+        if prim.name == "if_icon":
+            props["do"] = {"type": "array", "items": {"$ref": "#/$defs/Step"}}
+            required.append("do")
+        alternatives.append({
+            "type": "object", "description": prim.doc, "properties": props,
+            "required": required, "additionalProperties": False,
+        })
+    return {"oneOf": alternatives}
+
+
+class EffectSpec(_Strict):
+    when: Literal["immediate", "continuous", "persistent", "response"]
+    do: list[dict[str, Any]] = Field(min_length=1, max_length=12)
+
+
+class CardSpec(_Strict):
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(min_length=1, max_length=80)
+    text: str = Field("", max_length=400, description="Effect text as printed.")
+    flavour: str = Field("", max_length=400)
+    points: PointsSpec = PointsSpec()
+    icons: IconsSpec = IconsSpec()
+    effects: list[EffectSpec] = Field(default_factory=list, max_length=6)
+    portrait: bool | None = Field(None, description="Prints a central illustration.")
+    persistent_icon: bool = False
+    persistent_requires: list[Literal["persistent_icon", "portrait", "text"]] = Field(
+        default_factory=lambda: ["persistent_icon"]
+    )
+
+
+class CharacterSpec(CardSpec):
+    family: str
+
+
+class FamilySpec(_Strict):
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(min_length=1, max_length=80)
+    flavour: str = Field("", max_length=400)
+
+
+class ComponentsSpec(_Strict):
+    characters: int | None = Field(None, ge=0, le=500)
+    modifiers: int | None = Field(None, ge=0, le=2000)
+    events: int | None = Field(None, ge=0, le=500)
+    untimely_deaths: int | None = Field(None, ge=0, le=500)
+    families: int | None = Field(None, ge=0, le=100)
+
+
+class SetSpec(_Strict):
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(min_length=1, max_length=120)
+    description: str = ""
+    icons: list[str] = Field(default_factory=list, description="Icons this deck adds.")
+    components: ComponentsSpec = ComponentsSpec()
+
+
+class DeckSpec(_Strict):
+    """The whole deck file."""
+
+    set: SetSpec
+    families: list[FamilySpec] = Field(default_factory=list)
+    characters: list[CharacterSpec] = Field(default_factory=list)
+    modifiers: list[CardSpec] = Field(default_factory=list)
+    events: list[CardSpec] = Field(default_factory=list)
+    untimely_deaths: list[CardSpec] = Field(default_factory=list)
+
+    @field_validator("modifiers", "events", "untimely_deaths", "characters")
+    @classmethod
+    def _bounded(cls, v: list[Any]) -> list[Any]:
+        if len(v) > 2000:
+            raise ValueError("at most 2000 cards of one type")
+        return v
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a deck file, with every effect primitive spelled out."""
+    schema = DeckSpec.model_json_schema()
+    defs = schema.setdefault("$defs", {})
+    defs["Step"] = _step_schema()
+    defs["EffectSpec"]["properties"]["do"]["items"] = {"$ref": "#/$defs/Step"}
+    schema["title"] = "gloomtable Gloom deck"
+    return schema
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    name: str
+    flavour: str
+    characters: tuple[str, ...]  # card keys
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: its cards (in file order) and families."""
+
+    id: str
+    name: str
+    source: str
+    cards: tuple[Card, ...]
+    families: tuple[Family, ...]
+    icons: tuple[str, ...]
+
+    def of_type(self, t: CardType) -> list[Card]:
+        return [c for c in self.cards if c.type is t]
+
+    def counts(self) -> dict[str, int]:
+        c = Counter(card.type.value for card in self.cards)
+        return {t.value: c.get(t.value, 0) for t in CARD_TABLES.values()}
+
+
+def _card_label(data: Any, table: str, idx: int) -> str:
+    try:
+        key = data[table][idx].get("id")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        key = None
+    return f"{table}[{idx}]" + (f" (id {key!r})" if isinstance(key, str) else "")
+
+
+def _format_validation(data: Any, err: ValidationError) -> list[str]:
+    problems = []
+    for e in err.errors():
+        loc = list(e["loc"])
+        where: list[str] = []
+        if len(loc) >= 2 and isinstance(loc[0], str) and isinstance(loc[1], int):
+            where.append(_card_label(data, loc[0], loc[1]))
+            loc = loc[2:]
+        field = ".".join(str(x) if not isinstance(x, int) else f"[{x}]" for x in loc)
+        field = field.replace(".[", "[")
+        msg = e["msg"]
+        if e["type"] == "extra_forbidden":
+            msg = "unknown field (check the spelling)"
+        where.append(f"field {field}: {msg}" if field else msg)
+        problems.append(": ".join(where))
+    return problems
+
+
+def _parse_steps(raw: list[dict[str, Any]], when: str, where: str, problems: list[str],
+                 depth: int = 0) -> tuple[Step, ...]:
+    steps = []
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(f"{here}: a step must be a table like {{ draw = 2 }}")
+            continue
+        names = [k for k in item if k != "do"]
+        if len(names) != 1:
+            problems.append(f"{here}: a step names exactly one primitive, got {sorted(item)}")
+            continue
+        name = names[0]
+        prim = PRIMITIVES.get(name)
+        if prim is None:
+            problems.append(f"{here}: unknown effect primitive {name!r} "
+                            f"(known: {', '.join(sorted(PRIMITIVES))})")
+            continue
+        if when not in prim.when:
+            problems.append(f"{here}: primitive {name!r} is for {'/'.join(sorted(prim.when))} "
+                            f"effects, not {when}")
+            continue
+        try:
+            param = prim.adapter.validate_python(item[name], strict=True)
+        except ValidationError as exc:
+            msg = "; ".join(e["msg"] for e in exc.errors())
+            problems.append(f"{here}.{name}: {msg}")
+            continue
+        sub: tuple[Step, ...] = ()
+        if name == "if_icon":
+            if param not in KNOWN_ICONS and param != BLANK:
+                # icons declared by the deck are checked by the caller
+                pass
+            if "do" not in item or not isinstance(item["do"], list) or not item["do"]:
+                problems.append(f"{here}: if_icon needs a non-empty 'do' list")
+                continue
+            if depth >= 3:
+                problems.append(f"{here}: if_icon nested too deep (at most 3)")
+                continue
+            sub = _parse_steps(item["do"], when, f"{here}.do", problems, depth + 1)
+        elif "do" in item:
+            problems.append(f"{here}: only if_icon takes a 'do' list")
+            continue
+        steps.append(Step(name, param, icon=param if name == "if_icon" else None, steps=sub))
+    return tuple(steps)
+
+
+def _step_icons(steps: tuple[Step, ...]) -> list[str]:
+    out = []
+    for s in steps:
+        if s.name in ("if_icon", "draw_per_icon"):
+            out.append(s.param)
+        out.extend(_step_icons(s.steps))
+    return out
+
+
+def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
+    """Validate parsed TOML ``data`` and build the deck. Raises :class:`DeckError`."""
+    try:
+        spec = DeckSpec.model_validate(data)
+    except ValidationError as exc:
+        raise DeckError(source, _format_validation(data, exc)) from None
+    problems: list[str] = []
+    icons = (*KNOWN_ICONS, *spec.set.icons)
+    family_ids = [f.id for f in spec.families]
+    for fid, n in Counter(family_ids).items():
+        if n > 1:
+            problems.append(f"family id {fid!r} is used {n} times")
+    seen: Counter[str] = Counter()
+    cards: list[Card] = []
+    for table, ctype in CARD_TABLES.items():
+        for i, cs in enumerate(getattr(spec, table)):
+            label = f"{table}[{i}] (id {cs.id!r})"
+            seen[cs.id] += 1
+            for slot in SLOTS:
+                icon = getattr(cs.icons, slot)
+                if icon is not None and icon != BLANK and icon not in icons:
+                    problems.append(f"{label}: field icons.{slot}: unknown icon {icon!r} "
+                                    f"(known: {', '.join(icons)}, or 'blank'; a deck may "
+                                    f"declare more in set.icons)")
+            effects = []
+            for j, es in enumerate(cs.effects):
+                steps = _parse_steps(es.do, es.when, f"{label}: field effects[{j}].do", problems)
+                for icon in _step_icons(steps):
+                    if icon not in icons:
+                        problems.append(f"{label}: field effects[{j}]: unknown icon {icon!r}")
+                effects.append(Effect(es.when, steps))
+            if ctype is CardType.CHARACTER:
+                assert isinstance(cs, CharacterSpec)
+                if cs.family not in family_ids:
+                    problems.append(f"{label}: field family: unknown family {cs.family!r} "
+                                    f"(declared: {', '.join(family_ids) or 'none'})")
+                if any(getattr(cs.points, s) is not None for s in SLOTS):
+                    problems.append(f"{label}: field points: Characters print no points (R-G5)")
+            if ctype is CardType.EVENT and any(getattr(cs.points, s) is not None for s in SLOTS):
+                problems.append(f"{label}: field points: Events are never stacked, so points "
+                                "on them would never count")
+            if ctype is CardType.MODIFIER and any(e.when == "response" for e in effects):
+                problems.append(f"{label}: field effects: responses belong on Events")
+            prints_text = bool(cs.text) or bool(effects)
+            portrait = cs.portrait if cs.portrait is not None else ctype in (
+                CardType.CHARACTER, CardType.UNTIMELY_DEATH)
+            region_of = {"persistent_icon": Region.PERSISTENT_ICON,
+                         "portrait": Region.PORTRAIT, "text": Region.TEXT}
+            cards.append(Card(
+                index=index_offset + len(cards), key=cs.id, type=ctype, name=cs.name,
+                points=(cs.points.top, cs.points.middle, cs.points.bottom),
+                icons=(cs.icons.top, cs.icons.middle, cs.icons.bottom),
+                text=cs.text, flavour=cs.flavour,
+                family=cs.family if isinstance(cs, CharacterSpec) else None,
+                prints_text=prints_text, prints_portrait=portrait,
+                prints_persistent_icon=cs.persistent_icon,
+                persistent_requires=tuple(region_of[r] for r in cs.persistent_requires),
+                effects=tuple(effects), set_id=spec.set.id,
+            ))
+    for key, n in seen.items():
+        if n > 1:
+            problems.append(f"card id {key!r} is used {n} times (ids must be unique)")
+    comp = spec.set.components
+    actual = Counter(c.type for c in cards)
+    for table, ctype in CARD_TABLES.items():
+        declared = getattr(comp, table)
+        if declared is not None and declared != actual.get(ctype, 0):
+            problems.append(f"set.components.{table} says {declared} but the deck has "
+                            f"{actual.get(ctype, 0)}")
+    if comp.families is not None and comp.families != len(spec.families):
+        problems.append(f"set.components.families says {comp.families} but the deck "
+                        f"declares {len(spec.families)}")
+    families = tuple(
+        Family(f.id, f.name, f.flavour,
+               tuple(c.key for c in cards if c.type is CardType.CHARACTER and c.family == f.id))
+        for f in spec.families
+    )
+    for fam in families:
+        if not fam.characters:
+            problems.append(f"family {fam.id!r} has no Characters")
+    if problems:
+        raise DeckError(source, problems)
+    return Deck(spec.set.id, spec.set.name, source, tuple(cards), families, tuple(icons))
+
+
+def load_deck(path_or_set: str | Path, index_offset: int = 0) -> Deck:
+    """Load a deck file, or a shipped set by name (``classic``)."""
+    name = str(path_or_set)
+    if name in SHIPPED_SETS:
+        res = resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml")
+        text = res.read_text(encoding="utf-8")
+        source = f"{name}.toml"
+    else:
+        path = Path(name)
+        source = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise DeckError(source, [f"no such file, and not a shipped set "
+                                     f"({', '.join(SHIPPED_SETS)})"]) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DeckError(source, [f"cannot read: {exc}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(source, [f"not valid TOML: {exc}"]) from None
+    return build_deck(data, source, index_offset)
+
+
+def combine(decks: list[Deck]) -> Deck:
+    """Mix several sets into one deck (R-H10): cards re-indexed in order."""
+    if len(decks) == 1:
+        return decks[0]
+    from dataclasses import replace
+
+    cards: list[Card] = []
+    for d in decks:
+        for c in d.cards:
+            cards.append(replace(c, index=len(cards)))
+    keys = Counter(c.key for c in cards)
+    dup = [k for k, n in keys.items() if n > 1]
+    if dup:
+        raise DeckError("+".join(d.id for d in decks),
+                        [f"card id {k!r} appears in more than one set" for k in dup])
+    icons = tuple(dict.fromkeys(i for d in decks for i in d.icons))
+    return Deck("+".join(d.id for d in decks), " + ".join(d.name for d in decks),
+                "+".join(d.source for d in decks), tuple(cards),
+                tuple(f for d in decks for f in d.families), icons)
