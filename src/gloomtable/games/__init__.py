@@ -24,6 +24,6 @@ def make_game(name: str, config: dict[str, Any] | None = None) -> Game:
     raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
 
 
-def replay_record(record: GameRecord):  # noqa: ANN201 - returns the game's State
+def replay_record(record: GameRecord):
     """Replay a record by building its game from the record's own name and config."""
     return replay(make_game(record.game, record.config), record)

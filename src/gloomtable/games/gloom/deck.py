@@ -28,7 +28,7 @@ from gloomtable.games.gloom.cards import (
     Region,
     Step,
 )
-from gloomtable.games.gloom.effects import PRIMITIVES, WHENS
+from gloomtable.games.gloom.effects import PRIMITIVES
 
 SHIPPED_SETS = ("classic",)
 KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)

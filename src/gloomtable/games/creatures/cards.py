@@ -1,0 +1,226 @@
+"""The Crazy Creatures set (R-C1): loaded from ``creatures.toml``, validated by a
+pydantic schema, and flattened into plain tuples indexed by card id.
+
+Why tuples: the rules engine looks cards up on every action, and
+``NUMBER[card]`` is the cheapest lookup Python has. The :class:`Creature`
+values are for people (views, logs, tests); the tuples are for the hot path.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gloomtable.engine import GloomtableError
+
+NUM_COLOURS = 4
+"""One Machine and one pile per colour; the action space assumes four."""
+NUM_CREATURES = 48
+DNA_NUMBERS = (1, 6)
+
+
+class CreatureSetError(GloomtableError, ValueError):
+    """A set file that cannot be played; names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ColourSpec(_Strict):
+    key: str = Field(min_length=1, max_length=16, pattern=r"^[a-z]+$")
+    creature: str = Field(min_length=1, max_length=40)
+    flavour: str = Field("", max_length=200)
+
+
+class NumberSpec(_Strict):
+    value: int = Field(ge=1, le=6)
+    penalty: int = Field(ge=0, le=10)
+    dna: bool = False
+
+
+class MachineSideSpec(_Strict):
+    symbol: str = Field(pattern=r"^[+-]$")
+    name: str = Field(min_length=1, max_length=40)
+    flavour: str = Field("", max_length=200)
+
+
+class MachineSpec(_Strict):
+    plus: MachineSideSpec
+    minus: MachineSideSpec
+
+
+class SetSpec(_Strict):
+    """The whole ``creatures.toml`` file."""
+
+    name: str = Field(min_length=1, max_length=80)
+    copies: int = Field(ge=1, le=4)
+    colours: list[ColourSpec]
+    numbers: list[NumberSpec]
+    machine: MachineSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Creature:
+    """One Creature card. ``id`` is fixed for the set and used by actions."""
+
+    id: int
+    colour: int
+    colour_key: str
+    creature: str
+    number: int
+    copy: int
+    penalty: int
+    dna: bool
+    flavour: str
+
+    @property
+    def label(self) -> str:
+        """How the card reads in logs and actions: ``red 4``."""
+        return f"{self.colour_key} {self.number}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True, slots=True)
+class MachineSide:
+    symbol: str
+    name: str
+    flavour: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureSet:
+    """A validated set: the Creatures by id, colour facts, the Machine sides."""
+
+    name: str
+    source: str
+    creatures: tuple[Creature, ...]
+    colours: tuple[ColourSpec, ...]
+    plus: MachineSide
+    minus: MachineSide
+
+
+def _problem(source: str, exc: ValidationError) -> CreatureSetError:
+    lines = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "(file)"
+        lines.append(f"{source}: {where}: {err['msg']}")
+    return CreatureSetError("invalid Creature set:\n  " + "\n  ".join(lines))
+
+
+def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
+    """Validate a parsed TOML document and build the set, or raise
+    :class:`CreatureSetError` naming the file and the field."""
+    try:
+        spec = SetSpec.model_validate(data)
+    except ValidationError as exc:
+        raise _problem(source, exc) from None
+    problems = []
+    if len(spec.colours) != NUM_COLOURS:
+        problems.append(f"colours: need exactly {NUM_COLOURS}, got {len(spec.colours)}")
+    if len({c.key for c in spec.colours}) != len(spec.colours):
+        problems.append("colours: keys must be distinct")
+    values = [n.value for n in spec.numbers]
+    if values != [1, 2, 3, 4, 5, 6]:
+        problems.append(f"numbers: need the values 1..6 in order, got {values}")
+    if [n.value for n in spec.numbers if n.dna] != list(DNA_NUMBERS):
+        problems.append("numbers: exactly 1 and 6 carry the DNA symbol (R-C7)")
+    if len(spec.colours) * len(spec.numbers) * spec.copies != NUM_CREATURES:
+        problems.append(f"colours x numbers x copies must make {NUM_CREATURES} Creatures")
+    if (spec.machine.plus.symbol, spec.machine.minus.symbol) != ("+", "-"):
+        problems.append("machine: plus must show '+' and minus '-'")
+    if problems:
+        raise CreatureSetError("invalid Creature set:\n  "
+                               + "\n  ".join(f"{source}: {p}" for p in problems))
+    creatures = []
+    for ci, colour in enumerate(spec.colours):
+        for num in spec.numbers:
+            for copy in range(spec.copies):
+                creatures.append(Creature(
+                    id=len(creatures), colour=ci, colour_key=colour.key,
+                    creature=colour.creature, number=num.value, copy=copy,
+                    penalty=num.penalty, dna=num.dna, flavour=colour.flavour,
+                ))
+    plus, minus = spec.machine.plus, spec.machine.minus
+    return CreatureSet(
+        name=spec.name, source=source, creatures=tuple(creatures),
+        colours=tuple(spec.colours),
+        plus=MachineSide(plus.symbol, plus.name, plus.flavour),
+        minus=MachineSide(minus.symbol, minus.name, minus.flavour),
+    )
+
+
+def load_set(path: str | Path | None = None) -> CreatureSet:
+    """Load a set file; ``None`` loads the shipped ``creatures.toml``."""
+    if path is None:
+        ref = resources.files("gloomtable.games.creatures") / "creatures.toml"
+        text, source = ref.read_text(encoding="utf-8"), "creatures.toml"
+    else:
+        try:
+            text, source = Path(path).read_text(encoding="utf-8"), str(path)
+        except OSError as exc:
+            raise CreatureSetError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CreatureSetError(f"{source}: not valid TOML: {exc}") from exc
+    return parse_set(data, source)
+
+
+CREATURE_SET = load_set()
+CREATURES: tuple[Creature, ...] = CREATURE_SET.creatures
+
+# Flat lookups by card id (the hot path).
+COLOUR: tuple[int, ...] = tuple(c.colour for c in CREATURES)
+NUMBER: tuple[int, ...] = tuple(c.number for c in CREATURES)
+PENALTY: tuple[int, ...] = tuple(c.penalty for c in CREATURES)
+LABEL: tuple[str, ...] = tuple(c.label for c in CREATURES)
+COLOUR_KEYS: tuple[str, ...] = tuple(c.key for c in CREATURE_SET.colours)
+CREATURE_NAMES: tuple[str, ...] = tuple(c.creature for c in CREATURE_SET.colours)
+PENALTY_OF_NUMBER: tuple[int, ...] = (0, *(PENALTY[2 * (n - 1)] for n in range(1, 7)))
+"""Penalty by number (index 0 unused)."""
+
+
+def _fits(plus: bool, top: int, number: int) -> bool:
+    if top == 0:
+        return True  # R-C6: an empty pile takes any number of its colour
+    if top in DNA_NUMBERS and number in DNA_NUMBERS:
+        return True  # R-C7: DNA on DNA, whichever side the Machine shows
+    return number >= top if plus else number <= top  # R-C6
+
+
+FITS: tuple[tuple[tuple[bool, ...], ...], ...] = tuple(
+    tuple(tuple(_fits(bool(plus), top, n) for n in range(7)) for top in range(7))
+    for plus in (0, 1)
+)
+"""``FITS[plus][top][number]``: may a Creature numbered ``number`` go on a pile
+whose top card is ``top`` (0 = empty pile) while the Machine shows ``+``
+(``plus=1``) or ``-`` (``plus=0``)? R-C6 and R-C7 in one table."""
+
+
+def fits(number: int, top: int, plus: bool | int) -> bool:
+    """R-C6/R-C7: may ``number`` cover ``top`` (0 = empty pile) on this side?"""
+    return FITS[1 if plus else 0][top][number]
+
+
+def creature_id(colour: str, number: int, copy: int = 0) -> int:
+    """The card id of ``colour number`` (copy 0 or 1), e.g. ``creature_id("red", 4)``."""
+    ci = COLOUR_KEYS.index(colour)
+    for c in CREATURES:
+        if c.colour == ci and c.number == number and c.copy == copy:
+            return c.id
+    raise KeyError(f"no Creature {colour} {number} copy {copy}")
+
+
+def card_dict(card: int) -> dict[str, Any]:
+    """A Creature as a JSON-ready dict for views (a fresh dict each call)."""
+    c = CREATURES[card]
+    return {"id": card, "colour": c.colour_key, "number": c.number,
+            "penalty": c.penalty, "dna": c.dna}

@@ -1,0 +1,110 @@
+"""CreaturesGame: the rules of Crazy Creatures plus one table's options, as a value.
+
+Options (all validated, unknown keys refused):
+
+- ``players``: 2..4, default 3 (R-C2).
+- ``rounds``: default = ``players`` (R-C2); another positive number is a house rule.
+- ``first_player``: the first round's start player (0-based seat), or ``None``
+  to draw it from the seed (R-C4).
+- ``turn_cap``: a safety cap on turns (plays and passes) per game, default 2000.
+  The rules always end a game well below it (each round has at most about
+  (cards + Reserve) x (players + 1) turns); reaching it ends the game with
+  ``Result.capped=True``, never silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from gloomtable.engine import ConfigError
+from gloomtable.games.creatures.actions import NUM_ACTIONS
+
+if TYPE_CHECKING:
+    from gloomtable.games.creatures.state import CreaturesState
+
+RESERVE_SIZE = 8
+"""Cards put face down as the Reserve each round (R-C3)."""
+MAX_ROUNDS = 100
+OPTIONS = ("players", "rounds", "first_player", "turn_cap")
+
+
+def _int_option(d: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = d.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"creatures option {key!r} must be an integer, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class CreaturesGame:
+    """The game's declared facts and its config; immutable, shared by every state."""
+
+    players: int = 3
+    rounds: int | None = None
+    first_player: int | None = None
+    turn_cap: int = 2000
+
+    name: ClassVar[str] = "creatures"
+    num_distinct_actions: ClassVar[int] = NUM_ACTIONS
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int) \
+                or not 2 <= self.players <= 4:
+            raise ConfigError(f"Crazy Creatures is for 2 to 4 players (R-C2), got {self.players!r}")
+        if self.rounds is None:
+            object.__setattr__(self, "rounds", self.players)  # R-C2
+        elif not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ConfigError(f"rounds must be 1..{MAX_ROUNDS}, got {self.rounds}")
+        if self.first_player is not None and not 0 <= self.first_player < self.players:
+            raise ConfigError(f"first_player must be a seat 0..{self.players - 1} "
+                              f"or null (random from the seed), got {self.first_player}")
+        if not 1 <= self.turn_cap <= 1_000_000:
+            raise ConfigError(f"turn_cap must be 1..1000000, got {self.turn_cap}")
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_rounds(self) -> int:
+        assert self.rounds is not None  # resolved in __post_init__
+        return self.rounds
+
+    @property
+    def hand_size(self) -> int:
+        """R-C3: 12 cards each with 2 or 3 players, 10 with 4."""
+        return 10 if self.players == 4 else 12
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> CreaturesGame:
+        """Build from a plain config dict (as stored in records); :class:`ConfigError`
+        with a clear message on an unknown key or a bad value."""
+        d = dict(d or {})
+        unknown = sorted(set(d) - set(OPTIONS))
+        if unknown:
+            raise ConfigError(f"unknown creatures option(s) {', '.join(map(repr, unknown))}; "
+                              f"known: {', '.join(OPTIONS)}")
+        players = _int_option(d, "players", 3)
+        if players is None:
+            raise ConfigError("creatures option 'players' must be an integer, got None")
+        turn_cap = _int_option(d, "turn_cap", 2000)
+        if turn_cap is None:
+            raise ConfigError("creatures option 'turn_cap' must be an integer, got None")
+        return cls(players=players, rounds=_int_option(d, "rounds", None),
+                   first_player=_int_option(d, "first_player", None), turn_cap=turn_cap)
+
+    def config_dict(self) -> dict[str, Any]:
+        """The config as a plain dict; ``from_dict(config_dict())`` is this game."""
+        return {"players": self.players, "rounds": self.rounds,
+                "first_player": self.first_player, "turn_cap": self.turn_cap}
+
+    def new_initial_state(self, seed: int) -> CreaturesState:
+        """Round 1 set up and dealt from ``seed`` (R-C3, R-C4)."""
+        from gloomtable.games.creatures.state import CreaturesState
+
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ConfigError(f"seed must be an integer, got {seed!r}")
+        return CreaturesState.new(self, seed)

@@ -1,0 +1,110 @@
+"""The Gloom action space: every decision is one stable small integer.
+
+Layout (N = cards in the deck, C = Characters, F = families)::
+
+    0                    PASS  (a pass play, or declining a response)
+    1                    DISCARD_HAND  (2nd edition play)
+    2 .. 2+F             CHOOSE_FAMILY f  (setup, R-G7)
+    .. +MAX_PLAYERS      CHOOSE_PLAYER p  (effects that name a player)
+    .. +N                CHOOSE_CARD c    (effects, set-aside; a Character, a Modifier or a hand card)
+    .. +N                RESPOND c        (play response card c, R-G20)
+    .. +N                DISCARD_ONE c    (1st edition play, R-G12)
+    .. +N                PLAY_EVENT c
+    .. +N*C              PLAY c ON Character slot t (Modifiers and Untimely Deaths)
+
+Ids depend only on the deck, never on the state, so RL masks stay aligned.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+MAX_PLAYERS = 8
+
+
+class Kind(IntEnum):
+    PASS = 0
+    DISCARD_HAND = 1
+    CHOOSE_FAMILY = 2
+    CHOOSE_PLAYER = 3
+    CHOOSE_CARD = 4
+    RESPOND = 5
+    DISCARD_ONE = 6
+    PLAY_EVENT = 7
+    PLAY = 8
+
+
+class Decoded(NamedTuple):
+    kind: Kind
+    card: int = -1
+    target: int = -1  # a Character card index for PLAY
+    index: int = -1  # family or player index
+
+
+class Codec:
+    """Encodes and decodes actions for one deck."""
+
+    PASS = 0
+    DISCARD_HAND = 1
+
+    def __init__(self, num_cards: int, characters: list[int], num_families: int) -> None:
+        self.num_cards = num_cards
+        self.characters = characters
+        self.char_slot = {c: i for i, c in enumerate(characters)}
+        self.num_families = num_families
+        self.family_base = 2
+        self.player_base = self.family_base + num_families
+        self.card_base = self.player_base + MAX_PLAYERS
+        self.respond_base = self.card_base + num_cards
+        self.discard_one_base = self.respond_base + num_cards
+        self.event_base = self.discard_one_base + num_cards
+        self.play_base = self.event_base + num_cards
+        self.size = self.play_base + num_cards * len(characters)
+
+    def choose_family(self, f: int) -> int:
+        return self.family_base + f
+
+    def choose_player(self, p: int) -> int:
+        return self.player_base + p
+
+    def choose_card(self, c: int) -> int:
+        return self.card_base + c
+
+    def respond(self, c: int) -> int:
+        return self.respond_base + c
+
+    def discard_one(self, c: int) -> int:
+        return self.discard_one_base + c
+
+    def play_event(self, c: int) -> int:
+        return self.event_base + c
+
+    def play(self, c: int, character: int) -> int:
+        return self.play_base + c * len(self.characters) + self.char_slot[character]
+
+    def chosen_card(self, action: int) -> int:
+        return action - self.card_base
+
+    def chosen_player(self, action: int) -> int:
+        return action - self.player_base
+
+    def decode(self, a: int) -> Decoded:
+        if a == 0:
+            return Decoded(Kind.PASS)
+        if a == 1:
+            return Decoded(Kind.DISCARD_HAND)
+        if a < self.player_base:
+            return Decoded(Kind.CHOOSE_FAMILY, index=a - self.family_base)
+        if a < self.card_base:
+            return Decoded(Kind.CHOOSE_PLAYER, index=a - self.player_base)
+        if a < self.respond_base:
+            return Decoded(Kind.CHOOSE_CARD, card=a - self.card_base)
+        if a < self.discard_one_base:
+            return Decoded(Kind.RESPOND, card=a - self.respond_base)
+        if a < self.event_base:
+            return Decoded(Kind.DISCARD_ONE, card=a - self.discard_one_base)
+        if a < self.play_base:
+            return Decoded(Kind.PLAY_EVENT, card=a - self.event_base)
+        card, slot = divmod(a - self.play_base, len(self.characters))
+        return Decoded(Kind.PLAY, card=card, target=self.characters[slot])

@@ -1,0 +1,99 @@
+"""The Gloom game value: table options + deck, and the facts it declares."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gloomtable.engine import ConfigError
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
+from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.deck import Deck, combine, load_deck
+from gloomtable.games.gloom.effects import answerable_types
+from gloomtable.games.gloom.state import GloomState
+
+_DECK_CACHE: dict[tuple[str, ...], Deck] = {}
+
+
+class GloomConfig(BaseModel):
+    """Table options. Unknown keys are an error, so a typo never goes unnoticed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    players: int = Field(4, ge=2, le=MAX_PLAYERS)
+    sets: tuple[str, ...] = ("classic",)
+    edition: Literal[1, 2] = 2
+    """2: a play may discard the whole hand; 1: discard exactly one card (R-G12)."""
+    beginner: bool = False
+    """Ignore every card effect (R-G22)."""
+    turn_cap: int = Field(500, ge=0, le=1_000_000)
+    """Safety cap on turns for simulations; 0 = none. Hitting it is reported."""
+    tiebreak: Literal["share", "fewer_living"] = "share"
+    """R-G26: ties share the win, or fewer living Characters break them."""
+    first_player: int | None = Field(None, ge=0, lt=MAX_PLAYERS)
+
+    @model_validator(mode="after")
+    def _first_player_seated(self) -> GloomConfig:
+        if self.first_player is not None and self.first_player >= self.players:
+            raise ValueError(f"first_player {self.first_player} but only {self.players} seats")
+        return self
+
+
+def _deck_for(sets: tuple[str, ...]) -> Deck:
+    if sets not in _DECK_CACHE:
+        _DECK_CACHE[sets] = combine([load_deck(s) for s in sets])
+    return _DECK_CACHE[sets]
+
+
+class GloomGame:
+    """Declared facts (OpenSpiel style) and the factory of initial states."""
+
+    name = "gloom"
+
+    def __init__(self, config: GloomConfig | None = None, deck: Deck | None = None) -> None:
+        self.config = config or GloomConfig()
+        self.deck = deck if deck is not None else _deck_for(self.config.sets)
+        nf = len(self.deck.families)
+        n = self.config.players
+        if not (n <= nf or (n == 5 and nf == 4)):
+            raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
+                              f"the deck {self.deck.id} has {nf}")
+        self.codec = Codec(len(self.deck.cards), self.characters, nf)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GloomGame:
+        try:
+            return cls(GloomConfig.model_validate(data))
+        except ValidationError as exc:
+            msgs = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}"
+                             for e in exc.errors())
+            raise ConfigError(f"bad Gloom table options: {msgs}") from None
+
+    def config_dict(self) -> dict[str, Any]:
+        return self.config.model_dump(mode="json")
+
+    @cached_property
+    def characters(self) -> list[int]:
+        return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
+
+    @cached_property
+    def card_by_key(self) -> dict[str, int]:
+        return {c.key: c.index for c in self.deck.cards}
+
+    @cached_property
+    def answerable(self) -> frozenset[CardType]:
+        """Card types a response in this deck can answer: only these open a window."""
+        return answerable_types(list(self.deck.cards))
+
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.codec.size
+
+    def new_initial_state(self, seed: int) -> GloomState:
+        return GloomState(self, seed)

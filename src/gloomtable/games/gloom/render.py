@@ -1,0 +1,72 @@
+"""The table as plain text, for the terminal and ``render_mode="ansi"``.
+
+A pure function of what ``player`` may see: it reads the view, never the state's
+hidden parts, so it cannot leak a card."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gloomtable.games.gloom.cards import BLANK
+
+if TYPE_CHECKING:
+    from gloomtable.games.gloom.state import GloomState
+
+
+def _slots(values: list[Any], fmt: str) -> str:
+    out = []
+    for v in values:
+        if v is None:
+            out.append("·")
+        elif v == BLANK:
+            out.append("▮")
+        else:
+            out.append(format(v, fmt))
+    return "/".join(out)
+
+
+def render_text(state: GloomState, player: int | None) -> str:
+    view = state.view(player)
+    cards = state.cards
+    lines: list[str] = []
+    lines.append(f"Turn {view['turn']} (round {view['round']}), player "
+                 f"{view['turn_player'] + 1} to play; {view['plays_left']} play(s) left"
+                 + (f", free: {', '.join(view['free_plays'])}" if view["free_plays"] else ""))
+    lines.append(f"Draw pile {view['draw_pile']}, discard pile {len(view['discard'])}, "
+                 f"hands {view['hand_sizes']}")
+    for fam in view["families"]:
+        p = fam["player"]
+        me = " (you)" if p == player else ""
+        lines.append(f"\nPlayer {p + 1}{me}: Family Value {fam['family_value']}, "
+                     f"draw limit {view['draw_limits'][p]}"
+                     + (f", skips {view['skips'][p]} turn(s)" if view["skips"][p] else ""))
+        for ch in fam["characters"]:
+            mark = "☠ " if ch["dead"] else "  "
+            icons = ", ".join(ch["icons"]) or "no icons"
+            lines.append(f" {mark}{ch['name']:<32} Self-Worth {ch['self_worth']:+4d}  "
+                         f"points {_slots(ch['points'], '+d')}  icons {icons}")
+            if len(ch["stack"]) > 1:
+                stack = " < ".join(cards[c].name for c in ch["stack"][1:])
+                lines.append(f"      stack (bottom to top): {stack}")
+            for c in ch["live_effects"]:
+                lines.append(f"      live effect: {cards[c].name}: {cards[c].text}")
+    if view["in_play"]:
+        lines.append("\nBeing played: " + ", ".join(cards[c].name for c in view["in_play"]))
+    if view["hand"] is not None:
+        lines.append(f"\nYour hand ({len(view['hand'])}, draw limit "
+                     f"{view['draw_limits'][player]}):")  # type: ignore[index]
+        for c in view["hand"]:
+            card = cards[c]
+            pts = _slots(list(card.points), "+d") if any(
+                x is not None for x in card.points) else ""
+            icons = _slots(list(card.icons), "") if any(i is not None for i in card.icons) else ""
+            bits = "  ".join(b for b in (pts and f"points {pts}", icons and f"icons {icons}") if b)
+            lines.append(f"  [{card.type}] {card.name}  {bits}" + (
+                f"\n      {card.text}" if card.text else ""))
+    if view["over"]:
+        res = view["result"]
+        lines.append("\nGame over. Family Values: " + ", ".join(
+            f"player {p + 1}: {s}" for p, s in enumerate(res["scores"])))
+        lines.append("Winner(s): " + ", ".join(f"player {w + 1}" for w in res["winners"])
+                     + (" (the turn cap ended the game)" if res["capped"] else ""))
+    return "\n".join(lines)

@@ -1,0 +1,765 @@
+"""The Gloom rules (RULES.md part G) as a deterministic state machine.
+
+Every choice is a pending decision for exactly one player, answered by an
+integer action (see :mod:`actions`). Effects run as a stack of small tuple
+tasks (see :mod:`effects`), so a state copies and compares cheaply and an
+effect that needs a choice simply waits for the answer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from gloomtable.engine import (
+    TERMINAL,
+    Event,
+    IllegalActionError,
+    MalformedActionError,
+    Result,
+    Rng,
+)
+from gloomtable.games.gloom.actions import Codec, Kind
+from gloomtable.games.gloom.cards import Card, CardType, Step, Visible, visible
+from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task, card_answers
+
+if TYPE_CHECKING:
+    from gloomtable.games.gloom.game import GloomGame
+
+BASE_DRAW_LIMIT = 5  # R-G14
+HAND_SIZE = 5  # R-G9
+
+
+class Decision(NamedTuple):
+    """A question for one player. ``options`` is empty for the main play
+    decision, whose legal actions are computed from the state."""
+
+    player: int
+    kind: str
+    options: tuple[int, ...] = ()
+    task: Task | None = None
+
+
+# Phases
+SETUP_FAMILY = "choose_family"
+SETUP_ASIDE = "set_aside"
+PLAY = "play"
+OVER = "over"
+RUNNING = "_running"  # no question is open: the engine is resolving
+
+_FREE_FOR = {
+    CardType.MODIFIER: ("modifier", "any"),
+    CardType.UNTIMELY_DEATH: ("untimely_death", "any"),
+    CardType.EVENT: ("any",),
+}
+
+
+class GloomState:
+    """One position of a Gloom game. Mutated by :meth:`apply`; :meth:`clone` to branch."""
+
+    __slots__ = (
+        "_events",
+        "cancelled",
+        "capped",
+        "controller",
+        "counted_used",
+        "decision",
+        "discard",
+        "draw_pile",
+        "families",
+        "family_taken",
+        "first_player",
+        "free_plays",
+        "game",
+        "hands",
+        "limbo",
+        "n",
+        "out_of_game",
+        "over",
+        "queue",
+        "rng",
+        "skips",
+        "stacks",
+        "turn",
+        "turn_player",
+    )
+
+    def __init__(self, game: GloomGame, seed: int) -> None:
+        cfg = game.config
+        self.game = game
+        self.n = cfg.players
+        self.rng = Rng(seed)
+        deck = game.deck
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.discard: list[int] = []
+        self.stacks: dict[int, list[int]] = {}
+        self.controller: dict[int, int] = {}
+        self.families: list[list[int]] = [[] for _ in range(self.n)]
+        self.family_taken: list[int] = [-1] * len(deck.families)  # family -> seat
+        self.out_of_game: list[int] = []
+        self.limbo: list[int] = []  # cards being played or resolved
+        self.free_plays: list[str] = []
+        self.skips: list[int] = [0] * self.n
+        self.queue: list[Task] = []
+        self.cancelled = False
+        self.counted_used = 0
+        self.turn = 0
+        self.over = False
+        self.capped = False
+        self._events: list[Event] = []
+        # R-G10: the first player, from the table or from the seed.
+        self.first_player = (
+            cfg.first_player if cfg.first_player is not None else self.rng.below(self.n)
+        )
+        self.turn_player = self.first_player
+        # R-G9: everything but the Characters is shuffled into the draw pile; deal 5 each.
+        self.draw_pile = [c.index for c in deck.cards if c.type is not CardType.CHARACTER]
+        self.rng.shuffle(self.draw_pile)
+        for p in self.turn_order_from(self.first_player):
+            self.draw(p, HAND_SIZE)
+        self._events.clear()  # deals are not news
+        self.decision = Decision(self.first_player, SETUP_FAMILY)
+
+    # --- protocol -----------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.decision.player
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        d = self.decision
+        if d.kind == SETUP_FAMILY:
+            return [self.codec.choose_family(f) for f, seat in enumerate(self.family_taken)
+                    if seat < 0]
+        if d.kind == PLAY:
+            return self._legal_plays()
+        return list(d.options)
+
+    def apply(self, action: int) -> list[Event]:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise MalformedActionError(f"an action is an integer, got {action!r}")
+        if not 0 <= action < self.codec.size:
+            raise MalformedActionError(
+                f"action {action} is outside this game's action space 0..{self.codec.size - 1}")
+        if self.over:
+            raise IllegalActionError(action, "the game is over", [])
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(action, self._why_illegal(action),
+                                     [(a, self.action_to_string(a)) for a in legal])
+        self._events = []
+        d = self.decision
+        self.decision = Decision(d.player, RUNNING)
+        if d.kind == SETUP_FAMILY:
+            self._choose_family(d.player, action - self.codec.family_base)
+        elif d.kind == SETUP_ASIDE:
+            self._set_aside(d.player, self.codec.chosen_card(action))
+        elif d.kind == PLAY:
+            self._play(action)
+        elif d.kind == "respond":
+            self._respond(d, action)
+        else:
+            assert d.task is not None
+            self._resume(d.task, action)
+        self._run()
+        return self._events
+
+    def result(self) -> Result:
+        if not self.over:
+            raise ValueError("the game is not over yet")
+        fv = tuple(self.family_value(p) for p in range(self.n))
+        best = min(fv)
+        winners = [p for p in range(self.n) if fv[p] == best]
+        if len(winners) > 1 and self.game.config.tiebreak == "fewer_living":
+            living = {p: len(self.living_of(p)) for p in winners}
+            fewest = min(living.values())
+            winners = [p for p in winners if living[p] == fewest]
+        return Result(fv, tuple(winners), self.capped,
+                      {"turns": self.turn, "rounds": self.rounds})
+
+    def clone(self) -> GloomState:
+        new = object.__new__(GloomState)
+        new.game = self.game
+        new.n = self.n
+        new.rng = Rng(self.rng.state)
+        new.hands = [list(h) for h in self.hands]
+        new.discard = list(self.discard)
+        new.draw_pile = list(self.draw_pile)
+        new.stacks = {c: list(s) for c, s in self.stacks.items()}
+        new.controller = dict(self.controller)
+        new.families = [list(f) for f in self.families]
+        new.family_taken = list(self.family_taken)
+        new.out_of_game = list(self.out_of_game)
+        new.limbo = list(self.limbo)
+        new.free_plays = list(self.free_plays)
+        new.skips = list(self.skips)
+        new.queue = list(self.queue)
+        new.cancelled = self.cancelled
+        new.counted_used = self.counted_used
+        new.turn = self.turn
+        new.over = self.over
+        new.capped = self.capped
+        new.first_player = self.first_player
+        new.turn_player = self.turn_player
+        new.decision = self.decision
+        new._events = []
+        return new
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as plain data (for replay-identity checks and debugging)."""
+        return {
+            "rng": self.rng.state, "hands": self.hands, "discard": self.discard,
+            "draw_pile": self.draw_pile, "stacks": {str(c): s for c, s in self.stacks.items()},
+            "controller": {str(c): p for c, p in self.controller.items()},
+            "families": self.families, "out_of_game": self.out_of_game, "limbo": self.limbo,
+            "free_plays": self.free_plays, "skips": self.skips,
+            "queue": [repr(t) for t in self.queue], "cancelled": self.cancelled,
+            "counted_used": self.counted_used, "turn": self.turn, "over": self.over,
+            "capped": self.capped, "turn_player": self.turn_player,
+            "decision": repr(self.decision),
+        }
+
+    # --- derived facts (the cardinal rule decides everything) --------------------
+
+    @property
+    def codec(self) -> Codec:
+        return self.game.codec
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.game.deck.cards
+
+    @property
+    def rounds(self) -> int:
+        """Rounds begun: every player's turn counts once per round."""
+        return (self.turn + self.n - 1) // self.n
+
+    def visible_of(self, char: int) -> Visible:
+        cards = self.cards
+        return visible([cards[i] for i in self.stacks[char]])
+
+    def self_worth(self, char: int) -> int:
+        return self.visible_of(char).self_worth
+
+    def is_dead(self, char: int) -> bool:
+        """R-G23: dead while an Untimely Death is on top."""
+        return self.cards[self.stacks[char][-1]].type is CardType.UNTIMELY_DEATH
+
+    def living_characters(self) -> list[int]:
+        return [c for fam in self.families for c in fam if not self.is_dead(c)]
+
+    def dead_characters(self) -> list[int]:
+        return [c for fam in self.families for c in fam if self.is_dead(c)]
+
+    def living_of(self, p: int) -> list[int]:
+        return [c for c in self.families[p] if not self.is_dead(c)]
+
+    def top_modifier(self, char: int) -> int:
+        """The top card of a living Character's stack if it is a Modifier, else -1."""
+        top = self.stacks[char][-1]
+        return top if self.cards[top].type is CardType.MODIFIER else -1
+
+    def count_icons(self, p: int, icon: str) -> int:
+        """Visible ``icon`` among ``p``'s living Characters."""
+        return sum(self.visible_of(c).icons.count(icon) for c in self.living_of(p))
+
+    def draw_limit(self, p: int) -> int:
+        """R-G14: 5, changed by live continuous and persistent effects on ``p``'s
+        living Characters (effects apply to the Character's controller, R-G18).
+        **Decision:** never below 1; a dead Character's stack is set aside, so its
+        effects no longer hold."""
+        if self.game.config.beginner:
+            return BASE_DRAW_LIMIT
+        total = BASE_DRAW_LIMIT
+        for c in self.living_of(p):
+            v = self.visible_of(c)
+            for when in ("continuous", "persistent"):
+                for effect in v.live_effects(when):
+                    for step in effect.steps:
+                        if step.name == "draw_limit":
+                            total += step.param
+        return max(1, total)
+
+    def family_value(self, p: int) -> int:
+        """R-G25: the Self-Worth of ``p``'s own dead Characters."""
+        return sum(self.self_worth(c) for c in self.families[p] if self.is_dead(c))
+
+    def turn_order_from(self, p: int) -> list[int]:
+        return [(p + i) % self.n for i in range(self.n)]
+
+    def locations(self) -> dict[int, str]:
+        """Where every card is (for conservation checks): card index -> place."""
+        where: dict[int, str] = {}
+
+        def put(c: int, place: str) -> None:
+            if c in where:
+                raise AssertionError(f"card {c} is both in {where[c]} and {place}")
+            where[c] = place
+
+        for p, hand in enumerate(self.hands):
+            for c in hand:
+                put(c, f"hand{p}")
+        for c in self.draw_pile:
+            put(c, "draw_pile")
+        for c in self.discard:
+            put(c, "discard")
+        for c in self.limbo:
+            put(c, "limbo")
+        for c in self.out_of_game:
+            put(c, "out")
+        for char, stack in self.stacks.items():
+            for c in stack:
+                put(c, f"stack{char}")
+        chars_unplaced = [c.index for c in self.cards
+                          if c.type is CardType.CHARACTER and c.index not in where]
+        for c in chars_unplaced:
+            put(c, "unchosen")
+        return where
+
+    # --- helpers the effect handlers call -------------------------------------
+
+    def emit(self, kind: str, text: str, **kw: Any) -> None:
+        self._events.append(Event(kind, text, **kw))
+
+    def name(self, c: int) -> str:
+        return self.cards[c].name
+
+    def ask(self, player: int, kind: str, options: list[int], task: Task) -> None:
+        self.decision = Decision(player, kind, tuple(options), task)
+
+    def draw(self, p: int, n: int) -> int:
+        """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
+        out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
+        drawn = 0
+        for _ in range(n):
+            if not self.draw_pile:
+                if not self.discard:
+                    break
+                self.draw_pile = self.discard
+                self.discard = []
+                self.rng.shuffle(self.draw_pile)
+                self.emit("reshuffle", "The discard pile is shuffled into a new draw pile.")
+            c = self.draw_pile.pop()
+            self.hands[p].append(c)
+            drawn += 1
+            self.emit("draw", f"Player {p + 1} draws {self.name(c)}.", player=p, card=c,
+                      private_to=p, public_text=f"Player {p + 1} draws a card.")
+        return drawn
+
+    def discard_from_hand(self, p: int, c: int) -> None:
+        self.hands[p].remove(c)
+        self.discard.append(c)
+        self.emit("discard", f"Player {p + 1} discards {self.name(c)}.", player=p, card=c)
+
+    def grant_free_play(self, kind: str) -> None:
+        self.free_plays.append(kind)
+        label = {"any": "card", "untimely_death": "Untimely Death"}.get(kind, kind)
+        self.emit("free_play", f"Player {self.turn_player + 1} gains a free play "
+                  f"({label}).", player=self.turn_player)
+
+    def move_top_modifier(self, src: int, dst: int, by: int) -> None:
+        m = self.stacks[src].pop()
+        self.stacks[dst].append(m)
+        self.emit("move", f"{self.name(m)} moves from {self.name(src)} to {self.name(dst)}.",
+                  player=by, card=m, target=dst)
+
+    def return_top_modifier(self, char: int, to: int, by: int) -> None:
+        m = self.stacks[char].pop()
+        self.hands[to].append(m)
+        self.emit("return", f"{self.name(m)} leaves {self.name(char)} for player "
+                  f"{to + 1}'s hand.", player=by, card=m, target=char)
+
+    def remove_top_modifier(self, char: int, by: int) -> None:
+        m = self.stacks[char].pop()
+        self.discard.append(m)
+        self.emit("remove", f"{self.name(m)} is stripped from {self.name(char)}.",
+                  player=by, card=m, target=char)
+
+    def revive(self, char: int, by: int) -> None:
+        death = self.stacks[char].pop()
+        self.discard.append(death)
+        self.emit("revive", f"{self.name(char)} returns from the grave.", player=by,
+                  card=death, target=char)
+
+    def steal(self, p: int, victim: int, n: int) -> None:
+        for _ in range(min(n, len(self.hands[victim]))):
+            c = self.hands[victim].pop(self.rng.below(len(self.hands[victim])))
+            self.hands[p].append(c)
+            self.emit("steal", f"Player {p + 1} takes {self.name(c)} from player {victim + 1}.",
+                      player=p, card=c, target=victim, private_to=p,
+                      public_text=f"Player {p + 1} takes a card from player {victim + 1}.")
+
+    def swap_hands(self, p: int, q: int) -> None:
+        self.hands[p], self.hands[q] = self.hands[q], self.hands[p]
+        self.emit("swap", f"Players {p + 1} and {q + 1} swap hands.", player=p, target=q)
+
+    def skip_next_turn(self, p: int, by: int) -> None:
+        self.skips[p] += 1
+        self.emit("skip", f"Player {p + 1} will skip their next turn.", player=by, target=p)
+
+    def push_steps(self, ctx: Ctx, steps: tuple[Step, ...]) -> None:
+        """Queue ``steps`` to run next, in printed order (R-G15)."""
+        for step in reversed(steps):
+            self.queue.append(Task(step.name, ctx, step.param, (), step.steps))
+
+    # --- setup (R-G7, R-G8) --------------------------------------------------
+
+    def _choose_family(self, p: int, f: int) -> None:
+        deck = self.game.deck
+        fam = deck.families[f]
+        self.family_taken[f] = p
+        by_key = self.game.card_by_key
+        for key in fam.characters:
+            c = by_key[key]
+            self.families[p].append(c)
+            self.stacks[c] = [c]
+            self.controller[c] = p
+        self.emit("family", f"Player {p + 1} takes the family {fam.name}.", player=p)
+        choosers = self._family_choosers()
+        nxt = (p + 1) % self.n
+        if nxt in choosers and any(self.families[q] == [] for q in choosers):
+            self.decision = Decision(nxt, SETUP_FAMILY)
+            return
+        # Unchosen Characters are out of the game (R-G7).
+        for f2, seat in enumerate(self.family_taken):
+            if seat < 0:
+                for key in deck.families[f2].characters:
+                    self.out_of_game.append(by_key[key])
+        if self.n >= 4:
+            self.decision = Decision(self.first_player, SETUP_ASIDE,
+                                     self._aside_options(self.first_player))
+        else:
+            self._begin_turn(self.first_player)
+
+    def _family_choosers(self) -> list[int]:
+        """Seats that choose a family: all, except the fifth seat of a 5-player game
+        on four families, who gets the set-aside Characters (R-G8)."""
+        order = self.turn_order_from(self.first_player)
+        if self.n > len(self.game.deck.families):
+            return order[:-1]
+        return order
+
+    def _aside_options(self, p: int) -> tuple[int, ...]:
+        return tuple(self.codec.choose_card(c) for c in self.families[p])
+
+    def _set_aside(self, p: int, c: int) -> None:
+        self.families[p].remove(c)
+        del self.stacks[c]
+        del self.controller[c]
+        self.out_of_game.append(c)
+        self.emit("set_aside", f"Player {p + 1} sets {self.name(c)} aside.", player=p, card=c)
+        choosers = self._family_choosers()
+        i = choosers.index(p)
+        if i + 1 < len(choosers):
+            q = choosers[i + 1]
+            self.decision = Decision(q, SETUP_ASIDE, self._aside_options(q))
+            return
+        if len(choosers) < self.n:
+            # R-G8: the set-aside Characters form the fifth family.
+            last = self.turn_order_from(self.first_player)[-1]
+            for c2 in list(self.out_of_game):
+                if self.cards[c2].type is CardType.CHARACTER and self._was_set_aside(c2):
+                    self.out_of_game.remove(c2)
+                    self.families[last].append(c2)
+                    self.stacks[c2] = [c2]
+                    self.controller[c2] = last
+            self.emit("family", f"Player {last + 1} takes the set-aside Characters as "
+                      "their family.", player=last)
+        self._begin_turn(self.first_player)
+
+    def _was_set_aside(self, c: int) -> bool:
+        fam_key = self.cards[c].family
+        for f, fam in enumerate(self.game.deck.families):
+            if fam.id == fam_key:
+                return self.family_taken[f] >= 0
+        return False
+
+    # --- turns (R-G11, R-G14) ------------------------------------------------
+
+    def _begin_turn(self, p: int) -> None:
+        while True:
+            if self.game.config.turn_cap and self.turn >= self.game.config.turn_cap:
+                self.capped = True
+                self.emit("cap", f"The table's cap of {self.game.config.turn_cap} turns is "
+                          "reached: the game ends and is scored as it stands.")
+                self._end_game()
+                return
+            self.turn += 1
+            self.turn_player = p
+            self.counted_used = 0
+            self.free_plays = []
+            if self.skips[p]:
+                self.skips[p] -= 1
+                self.emit("skipped", f"Player {p + 1} skips this turn.", player=p)
+                p = (p + 1) % self.n
+                continue
+            self.emit("turn", f"Turn {self.turn}: player {p + 1} plays.", player=p)
+            self.decision = Decision(p, PLAY)
+            return
+
+    def _end_turn(self) -> None:
+        p = self.turn_player
+        want = self.draw_limit(p) - len(self.hands[p])
+        if want > 0:
+            self.draw(p, want)
+        self._begin_turn((p + 1) % self.n)
+
+    def _can_still_play(self) -> bool:
+        return self.counted_used < 2 or bool(self.free_plays)
+
+    def _free_for(self, ctype: CardType) -> str | None:
+        for kind in _FREE_FOR[ctype]:
+            if kind in self.free_plays:
+                return kind
+        return None
+
+    def _legal_plays(self) -> list[int]:
+        p = self.decision.player
+        codec = self.codec
+        cards = self.cards
+        counted = self.counted_used < 2
+        out = [codec.PASS]
+        hand = self.hands[p]
+        if counted and hand and self.game.config.edition == 2:
+            out.append(codec.DISCARD_HAND)
+        living = self.living_characters()
+        negative: list[int] | None = None
+        for c in sorted(hand):
+            t = cards[c].type
+            free = self._free_for(t)
+            if t is CardType.MODIFIER:
+                if counted or free:
+                    out.extend(codec.play(c, ch) for ch in living)
+            elif t is CardType.EVENT:
+                if counted or free:
+                    out.append(codec.play_event(c))
+            elif t is CardType.UNTIMELY_DEATH and (free or (counted and self.counted_used == 0)):
+                if negative is None:
+                    negative = [ch for ch in living if self.self_worth(ch) < 0]
+                out.extend(codec.play(c, ch) for ch in negative)
+            if counted and self.game.config.edition == 1:
+                out.append(codec.discard_one(c))
+        out.sort()
+        return out
+
+    def _why_illegal(self, action: int) -> str:
+        d = self.decision
+        dec = self.codec.decode(action)
+        if d.kind != PLAY:
+            return f"player {d.player + 1} must answer a '{d.kind}' decision now"
+        p = d.player
+        if dec.kind in (Kind.PLAY, Kind.PLAY_EVENT, Kind.DISCARD_ONE) and dec.card not in self.hands[p]:
+            return f"{self.name(dec.card)} is not in player {p + 1}'s hand"
+        if dec.kind is Kind.PLAY:
+            card = self.cards[dec.card]
+            if self.is_dead(dec.target):
+                return f"{self.name(dec.target)} is dead: nothing may be played on it (R-G23)"
+            if card.type is CardType.UNTIMELY_DEATH:
+                if self.self_worth(dec.target) >= 0:
+                    return (f"an Untimely Death needs a Character with negative Self-Worth; "
+                            f"{self.name(dec.target)} has {self.self_worth(dec.target)} (R-G11)")
+                return "an Untimely Death may only be the first play of a turn (R-G11)"
+            if card.type is CardType.EVENT:
+                return "an Event is played without a target"
+        if dec.kind is Kind.DISCARD_HAND and self.game.config.edition == 1:
+            return "1st edition: discard one card instead of the whole hand (R-G12)"
+        if dec.kind is Kind.DISCARD_ONE and self.game.config.edition == 2:
+            return "2nd edition: discard the whole hand, not one card (R-G11)"
+        if self.counted_used >= 2:
+            return "both plays are used; only a matching free play or pass remains (R-G13)"
+        return "that is not a play here"
+
+    def _play(self, action: int) -> None:
+        p = self.turn_player
+        dec = self.codec.decode(action)
+        if dec.kind is Kind.PASS:
+            if self.counted_used < 2:
+                self.counted_used += 1
+                self.emit("pass", f"Player {p + 1} passes.", player=p)
+            else:
+                self.free_plays = []
+                self.emit("pass", f"Player {p + 1} forgoes their free plays.", player=p)
+            return
+        if dec.kind is Kind.DISCARD_HAND:
+            self.counted_used += 1
+            self.discard.extend(self.hands[p])
+            self.emit("discard_hand", f"Player {p + 1} discards their hand "
+                      f"({len(self.hands[p])} cards).", player=p, amount=len(self.hands[p]))
+            self.hands[p] = []
+            return
+        if dec.kind is Kind.DISCARD_ONE:
+            self.counted_used += 1
+            self.discard_from_hand(p, dec.card)
+            return
+        card = self.cards[dec.card]
+        free = self._free_for(card.type)
+        if free is not None:
+            self.free_plays.remove(free)
+        else:
+            self.counted_used += 1
+        self.hands[p].remove(dec.card)
+        self.limbo.append(dec.card)
+        target = dec.target if dec.kind is Kind.PLAY else -1
+        icons = self.visible_of(target).icons if target >= 0 else ()
+        on = f" on {self.name(target)}" if target >= 0 else ""
+        self.emit("play", f"Player {p + 1} plays {card.name}{on}.", player=p,
+                  card=dec.card, target=None if target < 0 else target)
+        resolver = self.controller[target] if target >= 0 else p
+        ctx = Ctx(resolver, dec.card, target, icons)
+        self.cancelled = False
+        self.queue.append(Task("_finish_play", ctx, None))
+        if card.type in self.game.answerable and not self.game.config.beginner:
+            self.queue.append(Task("_respond", ctx, None, (1,)))
+
+    # --- responses (R-G20) ------------------------------------------------------
+
+    def _respond_options(self, q: int, played: int) -> tuple[int, ...]:
+        card = self.cards[played]
+        codec = self.codec
+        return (codec.PASS, *sorted(codec.respond(c) for c in self.hands[q]
+                                    if card_answers(self.cards[c], card)))
+
+    def _respond(self, d: Decision, action: int) -> None:
+        assert d.task is not None
+        task = d.task
+        if action == self.codec.PASS:
+            self.emit("respond_pass", f"Player {d.player + 1} lets it stand.", player=d.player)
+            self.queue.append(task._replace(data=(task.data[0] + 1,)))
+            return
+        c = action - self.codec.respond_base
+        self.hands[d.player].remove(c)
+        self.discard.append(c)
+        self.cancelled = True
+        self.emit("response", f"Player {d.player + 1} answers with {self.name(c)}: "
+                  f"{self.name(task.ctx.card)} is cancelled.", player=d.player, card=c,
+                  target=task.ctx.card)
+
+    # --- the effect machine -------------------------------------------------------
+
+    def _resume(self, task: Task, action: int) -> None:
+        PRIMITIVES[task.step].handler(self, task, action)  # type: ignore[misc]
+
+    def _run(self) -> None:
+        """Run queued tasks until someone is asked a question or the game ends."""
+        while not self.over and self.decision.kind == RUNNING:
+            if not self.queue:
+                if self._can_still_play():
+                    self.decision = Decision(self.turn_player, PLAY)
+                else:
+                    self._end_turn()
+                continue
+            task = self.queue.pop()
+            if task.step == "_finish_play":
+                self._finish_play(task.ctx)
+            elif task.step == "_respond":
+                self._ask_respond(task)
+            elif task.step == "_discard_event":
+                self.limbo.remove(task.ctx.card)
+                self.discard.append(task.ctx.card)
+            else:
+                PRIMITIVES[task.step].handler(self, task, None)  # type: ignore[misc]
+
+    def _ask_respond(self, task: Task) -> None:
+        """Ask the next other player in turn order. **Decision:** every other player
+        is asked, with or without a response in hand, so nobody can tell who holds
+        one; clients may answer a lone 'pass' themselves."""
+        idx = task.data[0]
+        if self.cancelled or idx >= self.n:
+            return
+        q = (self.turn_player + idx) % self.n
+        self.decision = Decision(q, "respond", self._respond_options(q, task.ctx.card), task)
+
+    def _finish_play(self, ctx: Ctx) -> None:
+        card = self.cards[ctx.card]
+        if self.cancelled:
+            self.cancelled = False
+            self.limbo.remove(ctx.card)
+            self.discard.append(ctx.card)
+            return
+        beginner = self.game.config.beginner
+        if card.type is CardType.EVENT:
+            # R-G16: an Event is resolved by its player, then discarded.
+            self.queue.append(Task("_discard_event", ctx, None))
+        else:
+            self.limbo.remove(ctx.card)
+            self.stacks[ctx.target].append(ctx.card)
+            if card.type is CardType.UNTIMELY_DEATH:
+                self.emit("death", f"{self.name(ctx.target)} dies: {card.name}.",
+                          card=ctx.card, target=ctx.target, player=self.controller[ctx.target])
+                if self._check_end():
+                    return
+        if not beginner:
+            for effect in card.effects:
+                if effect.when == "immediate":
+                    self.push_steps(ctx, effect.steps)
+
+    def _check_end(self) -> bool:
+        """R-G24: the game ends the instant the last living Character of any family dies."""
+        for fam in self.families:
+            if fam and all(self.is_dead(c) for c in fam):
+                self._end_game()
+                return True
+        return False
+
+    def _end_game(self) -> None:
+        self.over = True
+        self.queue.clear()
+        self.discard.extend(self.limbo)
+        self.limbo.clear()
+        self.decision = Decision(TERMINAL, OVER)
+        res = self.result()
+        names = ", ".join(f"player {w + 1}" for w in res.winners)
+        self.emit("game_over", f"The game is over. Family Values: "
+                  f"{', '.join(str(s) for s in res.scores)}. Winner: {names}.")
+
+    # --- reading ------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        codec = self.codec
+        if not 0 <= action < codec.size:
+            return f"<invalid action {action}>"
+        dec = codec.decode(action)
+        d = self.decision
+        if dec.kind is Kind.PASS:
+            if d.kind == "respond":
+                return "let it stand (no response)"
+            return "pass" if self.counted_used < 2 else "end the turn (forgo free plays)"
+        if dec.kind is Kind.DISCARD_HAND:
+            return "discard your whole hand"
+        if dec.kind is Kind.CHOOSE_FAMILY:
+            fams = self.game.deck.families
+            return f"take the family {fams[dec.index].name}" if dec.index < len(fams) else "?"
+        if dec.kind is Kind.CHOOSE_PLAYER:
+            return f"choose player {dec.index + 1}"
+        if dec.kind is Kind.CHOOSE_CARD:
+            verb = {"discard": "discard", SETUP_ASIDE: "set aside"}.get(d.kind, "choose")
+            return f"{verb} {self.describe_card(dec.card)}"
+        if dec.kind is Kind.RESPOND:
+            return f"respond with {self.name(dec.card)}"
+        if dec.kind is Kind.DISCARD_ONE:
+            return f"discard {self.name(dec.card)}"
+        if dec.kind is Kind.PLAY_EVENT:
+            return f"play the Event {self.name(dec.card)}"
+        return f"play {self.describe_card(dec.card)} on {self.describe_card(dec.target)}"
+
+    def describe_card(self, c: int) -> str:
+        card = self.cards[c]
+        if card.type is CardType.CHARACTER:
+            if c in self.stacks:
+                return f"{card.name} ({self.self_worth(c):+d}, player {self.controller[c] + 1})"
+            return card.name
+        pts = [p for p in card.points if p is not None]
+        return f"{card.name} ({', '.join(f'{p:+d}' for p in pts)})" if pts else card.name
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        from gloomtable.games.gloom.view import build_view
+
+        return build_view(self, player)
+
+    def render(self, player: int | None) -> str:
+        from gloomtable.games.gloom.render import render_text
+
+        return render_text(self, player)

@@ -1,0 +1,68 @@
+"""What one seat may see (DESIGN "Hidden information"): own hand in full, other
+hands as counts, the draw pile as a count; the table and discard pile in full."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gloomtable.games.gloom.state import GloomState
+
+
+def character_view(state: GloomState, c: int) -> dict[str, Any]:
+    v = state.visible_of(c)
+    live = []
+    if not state.game.config.beginner and not state.is_dead(c):
+        text = v.text_card
+        if text is not None and text.effects_when("continuous"):
+            live.append(text.index)
+        live.extend(card.index for card in v.persistent_cards()
+                    if card.effects_when("persistent"))
+    return {
+        "card": c,
+        "name": state.name(c),
+        "stack": list(state.stacks[c]),
+        "self_worth": v.self_worth,
+        "points": list(v.points),
+        "icon_slots": list(v.icon_slots),
+        "icons": list(v.icons),
+        "text_from": None if v.text_card is None else v.text_card.index,
+        "live_effects": live,
+        "dead": state.is_dead(c),
+        "controller": state.controller[c],
+    }
+
+
+def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
+    d = state.decision
+    deciding = viewer is not None and not state.over and d.player == viewer
+    return {
+        "game": "gloom",
+        "viewer": viewer,
+        "players": state.n,
+        "turn": state.turn,
+        "round": state.rounds,
+        "turn_player": state.turn_player,
+        "decision": None if state.over else {"player": d.player, "kind": d.kind},
+        "plays_left": max(0, 2 - state.counted_used),
+        "free_plays": list(state.free_plays),
+        "hand": sorted(state.hands[viewer]) if viewer is not None else None,
+        "hand_sizes": [len(h) for h in state.hands],
+        "draw_limits": [state.draw_limit(p) for p in range(state.n)],
+        "draw_pile": len(state.draw_pile),
+        "discard": list(state.discard),
+        "in_play": list(state.limbo),
+        "skips": list(state.skips),
+        "families_available": [
+            {"index": f, "id": fam.id, "name": fam.name}
+            for f, fam in enumerate(state.game.deck.families) if state.family_taken[f] < 0
+        ],
+        "families": [
+            {"player": p, "family_value": state.family_value(p),
+             "characters": [character_view(state, c) for c in fam]}
+            for p, fam in enumerate(state.families)
+        ],
+        "legal_actions": state.legal_actions() if deciding else [],
+        "over": state.over,
+        "result": state.result().to_dict() if state.over else None,
+    }
