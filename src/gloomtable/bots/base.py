@@ -10,6 +10,8 @@ from gloomtable.engine import ConfigError, Rng
 
 class Bot(Protocol):
     name: str
+    uses_view: bool
+    """False lets a driver skip building the view (the random bot needs none)."""
 
     def choose(self, view: dict[str, Any], legal: list[int]) -> int: ...
 
@@ -18,6 +20,7 @@ class RandomBot:
     """Uniform over the legal actions."""
 
     name = "random"
+    uses_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
@@ -30,9 +33,13 @@ def make_bot(level: str, game: str, seed: int) -> Bot:
     """A bot by level name for a game. Levels grow as bots land."""
     if level == "random":
         return RandomBot(seed)
+    if level == "sensible" and game == "gloom":
+        from gloomtable.bots.gloom_sensible import GloomSensibleBot
+
+        return GloomSensibleBot(seed)
     if level == "heuristic" and game == "creatures":
         from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
 
         return CreaturesHeuristicBot(seed)
-    raise ConfigError(f"unknown bot level {level!r} for {game}; known: random"
-                      + (", heuristic" if game == "creatures" else ""))
+    known = {"gloom": "random, sensible", "creatures": "random, heuristic"}.get(game, "random")
+    raise ConfigError(f"unknown bot level {level!r} for {game}; known: {known}")

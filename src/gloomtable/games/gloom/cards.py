@@ -8,7 +8,7 @@ live effects are all derived from :func:`visible` and never stored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 SLOTS = ("top", "middle", "bottom")
@@ -19,7 +19,7 @@ CLASSIC_ICONS = ("beast", "death", "duck", "goblet", "lucre", "romance")
 GLOOMIER_ICONS = ("murder", "investigation")
 
 
-class CardType(str, Enum):
+class CardType(StrEnum):
     CHARACTER = "character"
     MODIFIER = "modifier"
     EVENT = "event"

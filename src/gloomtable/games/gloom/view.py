@@ -33,6 +33,16 @@ def character_view(state: GloomState, c: int) -> dict[str, Any]:
     }
 
 
+def _playing(state: GloomState) -> dict[str, Any] | None:
+    """The card being played and its target while a response window is open."""
+    d = state.decision
+    if d.kind != "respond" or d.task is None:
+        return None
+    ctx = d.task.ctx
+    return {"card": ctx.card, "target": None if ctx.target < 0 else ctx.target,
+            "player": state.turn_player}
+
+
 def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
     d = state.decision
     deciding = viewer is not None and not state.over and d.player == viewer
@@ -52,6 +62,8 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
         "draw_pile": len(state.draw_pile),
         "discard": list(state.discard),
         "in_play": list(state.limbo),
+        "playing": _playing(state),
+        "config": state.game.config_dict(),
         "skips": list(state.skips),
         "families_available": [
             {"index": f, "id": fam.id, "name": fam.name}

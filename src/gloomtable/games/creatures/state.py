@@ -1,0 +1,403 @@
+"""CreaturesState: one position of a game of Crazy Creatures, advanced by actions.
+
+The whole state is plain ints and lists of card ids (see ``__slots__``), so
+``clone`` is a handful of list copies and ``snapshot`` is JSON as it stands.
+Action ids are documented in :mod:`gloomtable.games.creatures.actions`.
+
+Where the rulebook is silent we decided (and tests pin):
+
+- Turn order is by seat, ``seat + 1`` next ("clockwise"), and the player "left
+  of" seat ``s`` is ``s + 1``, so start players rotate ``s -> s + 1`` (R-C4).
+- The same-number decision (R-C8) belongs to the player who played, and
+  happens before anything else, also when that play emptied their hand or
+  came in a final turn. It is part of their turn, not a turn of its own.
+- "Any other player" includes a player whose hand is empty, even the one who
+  ended the round: a forced draw during the final turns gives them a card but
+  no further turn; the -3 (R-C10) goes only to hands empty when the round ends.
+- Final turns (R-C9): after the closer's turn, each other player takes exactly
+  one turn in seat order; playing out in a final turn does not add turns.
+- "Every player in a row has passed" (R-C9): as many consecutive passes as
+  there are players, with no play between them.
+- The turn cap counts plays and passes over the whole game. Reaching it ends
+  the game at once with ``capped=True``; the round in progress is not scored.
+"""
+
+from __future__ import annotations
+
+import operator
+from bisect import insort
+from typing import TYPE_CHECKING, Any
+
+from gloomtable.engine import (
+    TERMINAL,
+    Event,
+    GloomtableError,
+    IllegalActionError,
+    MalformedActionError,
+    Result,
+    Rng,
+)
+from gloomtable.games.creatures.actions import (
+    DRAW_BASE,
+    FLIP_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PLAY_BASE,
+    describe,
+)
+from gloomtable.games.creatures.cards import (
+    COLOUR,
+    COLOUR_KEYS,
+    FITS,
+    LABEL,
+    NUM_COLOURS,
+    NUM_CREATURES,
+    NUMBER,
+    PENALTY,
+)
+from gloomtable.games.creatures.game import RESERVE_SIZE
+
+if TYPE_CHECKING:
+    from gloomtable.games.creatures.game import CreaturesGame
+
+PLAYING = "play"
+SAME_NUMBER = "same_number"
+"""Pending decision kinds, as views name them."""
+
+_FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
+_SIGN = ("-", "+")
+
+
+class CreaturesState:
+    """A mutable game position; only :meth:`apply` moves it forward."""
+
+    __slots__ = (
+        "aside", "capped", "closer", "current", "final_left", "game", "hands", "over",
+        "passes", "pending", "piles", "plus", "reserve", "rng", "round", "round_scores",
+        "start_player", "totals", "turns",
+    )
+
+    game: CreaturesGame
+    rng: Rng
+    hands: list[list[int]]  # per seat, sorted card ids
+    piles: list[list[int]]  # per colour, bottom first
+    plus: list[int]  # per colour: 1 = "+" Growing Machine up, 0 = "-" Minimalizer up
+    reserve: list[int]  # face down, top = last
+    aside: list[int]  # out of this round, unseen
+    round: int  # 0-based
+    start_player: int
+    current: int
+    pending: bool  # the same-number decision (R-C8) is waiting for ``current``
+    passes: int  # consecutive passes (R-C9)
+    closer: int  # seat whose hand emptied first this round, or -1
+    final_left: int  # final turns still to take once closer >= 0
+    totals: list[int]
+    round_scores: list[list[int]]  # per finished round: each seat's penalty, or -3
+    turns: int  # plays and passes so far, for the cap
+    over: bool
+    capped: bool
+
+    # ------------------------------------------------------------------ setup
+    @classmethod
+    def new(cls, game: CreaturesGame, seed: int) -> CreaturesState:
+        """The first round dealt; the start player is drawn first if not configured."""
+        s = cls.__new__(cls)
+        s.game = game
+        s.rng = Rng(seed)
+        n = game.players
+        s.start_player = game.first_player if game.first_player is not None else s.rng.below(n)
+        s.round = 0
+        s.totals = [0] * n
+        s.round_scores = []
+        s.turns = 0
+        s.over = False
+        s.capped = False
+        s._deal()
+        return s
+
+    def _deal(self) -> None:
+        """R-C3: Machines "+", shuffle all 48, deal, 8 to the Reserve, rest aside."""
+        deck = list(range(NUM_CREATURES))
+        self.rng.shuffle(deck)
+        n, h = self.game.players, self.game.hand_size
+        self.hands = [sorted(deck[i * h:(i + 1) * h]) for i in range(n)]
+        self.reserve = deck[n * h:n * h + RESERVE_SIZE]
+        self.aside = sorted(deck[n * h + RESERVE_SIZE:])
+        self.piles = [[] for _ in range(NUM_COLOURS)]
+        self.plus = [1] * NUM_COLOURS
+        self.current = self.start_player
+        self.pending = False
+        self.passes = 0
+        self.closer = -1
+        self.final_left = 0
+
+    # ---------------------------------------------------------------- queries
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.current
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def can_play(self, card: int) -> bool:
+        """R-C6/R-C7: does Creature ``card`` fit its colour's pile right now?"""
+        pile = self.piles[COLOUR[card]]
+        return FITS[self.plus[COLOUR[card]]][NUMBER[pile[-1]] if pile else 0][NUMBER[card]]
+
+    def playable(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand that fit a pile now (sorted ids)."""
+        piles, plus = self.piles, self.plus
+        tops = [NUMBER[p[-1]] if p else 0 for p in piles]
+        return [c for c in self.hands[seat] if FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.pending:  # R-C8: flip any Machine, or make another player draw
+            if not self.reserve:
+                return _FLIPS[:]
+            me = self.current
+            return _FLIPS + [DRAW_BASE + q for q in range(self.game.players) if q != me]
+        playable = self.playable(self.current)
+        if not playable:
+            return [PASS]  # R-C5: pass only when nothing fits
+        return [PLAY_BASE + c for c in playable]
+
+    def decision(self) -> str | None:
+        """What the current player is deciding: ``play``, ``same_number``, or None."""
+        if self.over:
+            return None
+        return SAME_NUMBER if self.pending else PLAYING
+
+    def penalties(self, seat: int) -> int:
+        """R-C10: the penalty points in ``seat``'s hand right now."""
+        return sum(PENALTY[c] for c in self.hands[seat])
+
+    # ------------------------------------------------------------------ moves
+    def apply(self, action: int) -> list[Event]:
+        a = self._check(action)
+        p = self.current
+        if self.pending:
+            return self._decide(p, a)
+        if a == PASS:
+            self.passes += 1
+            events = [Event("pass", f"Player {p + 1} passes", player=p)]
+        else:
+            events = self._play(p, a - PLAY_BASE)
+            if self.pending:
+                return events
+        self._end_turn(p, events)
+        return events
+
+    def _check(self, action: Any) -> int:
+        """Malformed (not an action at all) versus illegal (not now, and why)."""
+        if isinstance(action, bool):
+            raise MalformedActionError(f"action must be an integer id, got {action!r}")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise MalformedActionError(
+                f"action must be an integer id, got {type(action).__name__} {action!r}"
+            ) from None
+        if not 0 <= a < NUM_ACTIONS:
+            raise MalformedActionError(f"action {a} is out of range 0..{NUM_ACTIONS - 1}")
+        reason = self._illegal_reason(a)
+        if reason is not None:
+            raise IllegalActionError(a, reason, [(x, self.action_to_string(x))
+                                                 for x in self.legal_actions()])
+        return a
+
+    def _illegal_reason(self, a: int) -> str | None:
+        """``None`` if ``a`` is legal now, else why not (in the rulebook's words)."""
+        if self.over:
+            return "the game is over"
+        p = self.current
+        if self.pending:
+            if FLIP_BASE <= a < DRAW_BASE:
+                return None
+            if a >= DRAW_BASE:
+                target = a - DRAW_BASE
+                if target >= self.game.players:
+                    return f"there is no player {target + 1} at this table"
+                if target == p:
+                    return "you must make another player draw, not yourself (R-C8)"
+                if not self.reserve:
+                    return "the Reserve is empty, so you must flip a Machine (R-C8)"
+                return None
+            return ("you played the same number as the card you covered: first flip a "
+                    "Machine or make another player draw (R-C8)")
+        if a == PASS:
+            return None if not self.playable(p) else "you must play a Creature if you can (R-C5)"
+        if a >= FLIP_BASE:
+            return "flips and draws are only chosen after a same-number play (R-C8)"
+        card = a - PLAY_BASE
+        if card not in self.hands[p]:
+            return f"{LABEL[card]} (card {card}) is not in your hand"
+        if not self.can_play(card):
+            c = COLOUR[card]
+            top = self.piles[c][-1]
+            return (f"{LABEL[card]} does not fit the {COLOUR_KEYS[c]} pile: top {NUMBER[top]}, "
+                    f"Machine shows {_SIGN[self.plus[c]]} (R-C6, R-C7)")
+        return None
+
+    def _play(self, p: int, card: int) -> list[Event]:
+        """R-C5: the Creature goes on its colour's pile; R-C8 may open a decision."""
+        self.hands[p].remove(card)
+        pile = self.piles[COLOUR[card]]
+        same = bool(pile) and NUMBER[pile[-1]] == NUMBER[card]
+        pile.append(card)
+        self.passes = 0
+        events = [Event("play", f"Player {p + 1} plays {LABEL[card]}", player=p, card=card)]
+        if same:
+            self.pending = True
+            events.append(Event(
+                "same_number",
+                f"Same number: player {p + 1} flips a Machine or makes another player draw",
+                player=p, card=card))
+        return events
+
+    def _decide(self, p: int, a: int) -> list[Event]:
+        """R-C8: resolve the same-number decision, then the turn ends."""
+        self.pending = False
+        if a < DRAW_BASE:
+            c = a - FLIP_BASE
+            self.plus[c] ^= 1
+            side = "+ Growing Machine" if self.plus[c] else "- Minimalizer"
+            events = [Event("flip", f"Player {p + 1} flips the {COLOUR_KEYS[c]} Machine to {side}",
+                            player=p, amount=c)]
+        else:
+            target = a - DRAW_BASE
+            card = self.reserve.pop()
+            insort(self.hands[target], card)
+            events = [Event(
+                "draw", f"Player {target + 1} draws {LABEL[card]} from the Reserve",
+                player=p, target=target, card=card, private_to=target,
+                public_text=f"Player {p + 1} makes player {target + 1} draw from the Reserve",
+            )]
+        self._end_turn(p, events)
+        return events
+
+    def _end_turn(self, p: int, events: list[Event]) -> None:
+        """R-C9: hand out (final turns), all passed, or the next player's turn."""
+        self.turns += 1
+        n = self.game.players
+        if self.closer < 0:
+            if not self.hands[p]:
+                self.closer = p
+                self.final_left = n - 1
+                events.append(Event("out", f"Player {p + 1} has played their last card: "
+                                    "every other player takes one final turn", player=p))
+            elif self.passes >= n:
+                self._end_round(events, "every player in a row has passed")
+                self._check_cap(events)
+                return
+        else:
+            self.final_left -= 1
+            if self.final_left == 0:
+                self._end_round(events, "the final turns are over")
+                self._check_cap(events)
+                return
+        self.current = (p + 1) % n
+        self._check_cap(events)
+
+    def _end_round(self, events: list[Event], why: str) -> None:
+        """R-C10 scoring, then the next round (R-C3, R-C4) or the game's end (R-C11)."""
+        scores = []
+        for q, hand in enumerate(self.hands):
+            if hand:
+                pen = sum(PENALTY[c] for c in hand)
+                self.totals[q] += pen
+                scores.append(pen)
+            else:
+                self.totals[q] = max(0, self.totals[q] - 3)
+                scores.append(-3)
+        self.round_scores.append(scores)
+        shown = ", ".join(f"player {q + 1}: {s:+d} (total {t})"
+                          for q, (s, t) in enumerate(zip(scores, self.totals, strict=True)))
+        events.append(Event("round_end", f"Round {self.round + 1} ends ({why}). {shown}"))
+        self.round += 1
+        if self.round >= self.game.num_rounds:
+            self.over = True
+            res = self.result()
+            who = " and ".join(f"player {w + 1}" for w in res.winners)
+            events.append(Event("game_end", f"Game over: {who} with {min(self.totals)} "
+                                "penalty points"))
+            return
+        self.start_player = (self.start_player + 1) % self.game.players
+        self._deal()
+        events.append(Event("round_start", f"Round {self.round + 1}: player "
+                            f"{self.start_player + 1} starts", player=self.start_player))
+
+    def _check_cap(self, events: list[Event]) -> None:
+        if not self.over and self.turns >= self.game.turn_cap:
+            self.over = True
+            self.capped = True
+            events.append(Event("capped", f"The game stops at the safety cap of "
+                                f"{self.game.turn_cap} turns; round {self.round + 1} is not scored"))
+
+    # ---------------------------------------------------------------- results
+    def result(self) -> Result:
+        """R-C11: the lowest total wins; ties share the win."""
+        if not self.over:
+            raise GloomtableError("the game is not over yet: no result")
+        best = min(self.totals)
+        return Result(
+            scores=tuple(self.totals),
+            winners=tuple(q for q, t in enumerate(self.totals) if t == best),
+            capped=self.capped,
+            details={"round_scores": [list(r) for r in self.round_scores],
+                     "rounds_played": len(self.round_scores), "turns": self.turns},
+        )
+
+    def action_to_string(self, action: int) -> str:
+        return describe(action)
+
+    # ------------------------------------------------------------ the outside
+    def view(self, player: int | None) -> dict[str, Any]:
+        from gloomtable.games.creatures.view import make_view
+
+        return make_view(self, player)
+
+    def render(self, player: int | None) -> str:
+        from gloomtable.games.creatures.view import render
+
+        return render(self, player)
+
+    def clone(self) -> CreaturesState:
+        s = CreaturesState.__new__(CreaturesState)
+        s.game = self.game
+        s.rng = Rng(self.rng.state)
+        s.hands = [h[:] for h in self.hands]
+        s.piles = [p[:] for p in self.piles]
+        s.plus = self.plus[:]
+        s.reserve = self.reserve[:]
+        s.aside = self.aside[:]
+        s.round = self.round
+        s.start_player = self.start_player
+        s.current = self.current
+        s.pending = self.pending
+        s.passes = self.passes
+        s.closer = self.closer
+        s.final_left = self.final_left
+        s.totals = self.totals[:]
+        s.round_scores = self.round_scores[:]  # inner lists are never changed
+        s.turns = self.turns
+        s.over = self.over
+        s.capped = self.capped
+        return s
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, hidden cards and the RNG included (for replay identity)."""
+        return {
+            "game": "creatures", "config": self.game.config_dict(), "rng": self.rng.state,
+            "round": self.round, "start_player": self.start_player, "current": self.current,
+            "pending": self.pending, "passes": self.passes, "closer": self.closer,
+            "final_left": self.final_left, "hands": [h[:] for h in self.hands],
+            "piles": [p[:] for p in self.piles], "plus": self.plus[:],
+            "reserve": self.reserve[:], "aside": self.aside[:], "totals": self.totals[:],
+            "round_scores": [r[:] for r in self.round_scores], "turns": self.turns,
+            "over": self.over, "capped": self.capped,
+        }
+
+    def __repr__(self) -> str:
+        return (f"<CreaturesState round {self.round + 1}/{self.game.num_rounds} "
+                f"player {self.current + 1} {self.decision()} turns={self.turns}>")

@@ -1,0 +1,117 @@
+"""What one seat may see of a Crazy Creatures state, as JSON and as text.
+
+The observer is separate from the rules so the hiding is in one place: other
+hands, the Reserve and the set-aside cards appear only as counts, so no card
+id of theirs can reach a client. Card ids appear only in the piles (public)
+and in the viewer's own hand, always under the key ``"id"``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gloomtable.games.creatures.cards import (
+    COLOUR,
+    COLOUR_KEYS,
+    CREATURE_NAMES,
+    CREATURE_SET,
+    FITS,
+    LABEL,
+    NUMBER,
+    PENALTY,
+    card_dict,
+)
+
+if TYPE_CHECKING:
+    from gloomtable.games.creatures.state import CreaturesState
+
+_SIDE_NAMES = (CREATURE_SET.minus.name, CREATURE_SET.plus.name)
+_SIDES = ("-", "+")
+
+
+def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
+    """A JSON-ready dict of what ``player`` sees (``None``: a spectator)."""
+    n = state.game.players
+    if player is not None and not 0 <= player < n:
+        raise ValueError(f"no seat {player} at a {n}-player table")
+    tops = [NUMBER[p[-1]] if p else 0 for p in state.piles]
+    machines = [{
+        "colour": COLOUR_KEYS[c], "creature": CREATURE_NAMES[c], "side": _SIDES[state.plus[c]],
+        "machine": _SIDE_NAMES[state.plus[c]], "top": tops[c] or None,
+        "pile": [{"id": x, "number": NUMBER[x]} for x in state.piles[c]],
+    } for c in range(len(state.piles))]
+    view: dict[str, Any] = {
+        "game": "creatures",
+        "viewer": player,
+        "players": n,
+        "round": state.round + 1 if not state.over else state.round,
+        "rounds": state.game.num_rounds,
+        "start_player": state.start_player,
+        "current_player": state.current_player(),
+        "decision": state.decision(),
+        "machines": machines,
+        "hand_counts": [len(h) for h in state.hands],
+        "reserve_count": len(state.reserve),
+        "aside_count": len(state.aside),
+        "passes_in_row": state.passes,
+        "closer": state.closer if state.closer >= 0 else None,
+        "final_turns_left": state.final_left if state.closer >= 0 else None,
+        "totals": state.totals[:],
+        "round_scores": [r[:] for r in state.round_scores],
+        "turns": state.turns,
+        "over": state.over,
+    }
+    if player is not None:
+        hand = []
+        for c in state.hands[player]:
+            d = card_dict(c)
+            d["playable"] = FITS[state.plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]
+            hand.append(d)
+        view["hand"] = hand
+        if not state.over and player == state.current:
+            legal = state.legal_actions()
+            view["legal_actions"] = legal
+            view["choices"] = [{"action": a, "text": state.action_to_string(a)} for a in legal]
+    if state.over:
+        view["result"] = state.result().to_dict()
+    return view
+
+
+def render(state: CreaturesState, player: int | None) -> str:
+    """A multi-line text picture of ``player``'s view, for the terminal."""
+    v = make_view(state, player)
+    n = v["players"]
+    you = "spectating" if player is None else f"you are player {player + 1}"
+    if v["over"]:
+        head = f"Crazy Creatures: game over after {v['rounds']} rounds ({you})"
+    else:
+        what = "decides: flip a Machine or make another player draw" \
+            if v["decision"] == "same_number" else "to play"
+        head = (f"Crazy Creatures: round {v['round']} of {v['rounds']}, "
+                f"player {v['current_player'] + 1} {what} ({you})")
+    lines = [head, "Machines:"]
+    for m in v["machines"]:
+        pile = " ".join(str(c["number"]) for c in m["pile"]) or "(empty)"
+        lines.append(f"  {m['colour']:<7}{m['creature']:<12} {m['side']} {m['machine']:<16}"
+                     f" pile: {pile}")
+    lines.append(f"Reserve: {v['reserve_count']} face down; set aside: {v['aside_count']} unseen")
+    if v["closer"] is not None:
+        lines.append(f"Player {v['closer'] + 1} is out: {v['final_turns_left']} final turn(s) left")
+    for q in range(n):
+        mark = ">" if q == v["current_player"] else " "
+        name = f"player {q + 1}" + (" (you)" if q == player else "")
+        rounds = ", ".join(f"{r[q]:+d}" for r in v["round_scores"])
+        lines.append(f" {mark} {name:<16}{v['hand_counts'][q]:>3} cards   total {v['totals'][q]:>3}"
+                     + (f"   rounds: {rounds}" if rounds else ""))
+    if player is not None:
+        hand = "  ".join(("*" if c["playable"] else "") + LABEL[c["id"]] for c in v["hand"])
+        pen = sum(PENALTY[c["id"]] for c in v["hand"])
+        lines.append(f"Your hand ({pen} penalty): {hand or '(empty)'}   (* fits a pile now)")
+        if "choices" in v:
+            lines.append("Your choices: " + "; ".join(f"{c['action']}={c['text']}"
+                                                       for c in v["choices"]))
+    if v["over"]:
+        res = v["result"]
+        winners = " and ".join(f"player {w + 1}" for w in res["winners"])
+        lines.append(f"Winner: {winners}" + ("  (stopped at the turn cap)" if res["capped"] else ""))
+    return "\n".join(lines)
