@@ -62,7 +62,8 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
     edition: Annotated[int | None, typer.Option(help="Gloom rules edition: 1 or 2.")] = None,
     beginner: Annotated[bool, typer.Option(help="Gloom: ignore card effects.")] = False,
-    bots: Annotated[str, typer.Option(help="Bot level for the other seats.")] = "random",
+    bots: Annotated[str | None, typer.Option(
+        help="Bot level for the other seats (default: the game's best).")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game record here.")] = None,
 ) -> None:
     """Play in the terminal: you against bots, or several people taking turns."""
@@ -81,7 +82,14 @@ def play(
         import secrets
 
         seed = secrets.randbelow(2**31)
-    play_terminal(g, seed, humans, bots, save)
+    level = bots or {"gloom": "sensible", "creatures": "heuristic"}.get(game, "random")
+    try:
+        from gloomtable.bots import make_bot
+
+        make_bot(level, game, 0)
+    except GloomtableError as exc:
+        fail(str(exc))
+    play_terminal(g, seed, humans, level, save)
 
 
 @app.command()

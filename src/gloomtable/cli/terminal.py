@@ -31,15 +31,21 @@ def ask(prompt: str) -> str:
         raise Quit from None
 
 
-def _grouped(state: State, legal: list[int]) -> list[tuple[str, list[tuple[int, str]]]]:
-    """Collapse "play X on A", "play X on B" into one entry with a target sub-menu."""
-    groups: dict[str, list[tuple[int, str]]] = {}
+def _grouped(state: State, legal: list[int], seat: int) -> list[tuple[str, list[tuple[int, str]]]]:
+    """Collapse "play X on A", "play X on B" into one entry with a target sub-menu,
+    targets listed family by family starting with the seat's own."""
+    groups: dict[str, list[tuple[int, str, int]]] = {}
+    parts_of = getattr(state, "action_parts", None)
+    n = len(state.view(seat).get("hand_sizes", [])) or 1
     for a in legal:
-        text = state.action_to_string(a)
-        head, sep, tail = text.partition(" on ")
-        key = f"{head} on …" if sep else text
-        groups.setdefault(key, []).append((a, tail if sep else text))
-    return list(groups.items())
+        parts = parts_of(a) if parts_of is not None else None
+        if parts is None:
+            text = state.action_to_string(a)
+            groups.setdefault(text, []).append((a, text, 0))
+        else:
+            groups.setdefault(f"{parts[0]} on …", []).append((a, parts[1], (parts[2] - seat) % n))
+    return [(label, [(a, t) for a, t, _ in sorted(m, key=lambda x: x[2])])
+            for label, m in groups.items()]
 
 
 def choose_number(prompt: str, count: int, allow_back: bool = False) -> int | None:
@@ -74,7 +80,7 @@ def human_turn(state: State, seat: int, news: list[str]) -> tuple[int, str | Non
     view = state.view(seat)
     kind = (view.get("decision") or {}).get("kind", "")
     console.print(f"\n[bold]Player {seat + 1}, your decision ({kind.replace('_', ' ')}):[/]")
-    groups = _grouped(state, legal)
+    groups = _grouped(state, legal, seat)
     while True:
         for i, (label, _) in enumerate(groups):
             console.print(f"  {i + 1:>2}. {label}", markup=False)
@@ -99,6 +105,7 @@ def human_turn(state: State, seat: int, news: list[str]) -> tuple[int, str | Non
 
 
 def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | None) -> None:
+    """Run one game: people at seats ``0..humans-1``, bots of level ``bots`` elsewhere."""
     n = game.num_players
     state = game.new_initial_state(seed)
     record = GameRecord(game.name, game.config_dict(), seed)

@@ -29,9 +29,14 @@ def render_text(state: GloomState, player: int | None) -> str:
     view = state.view(player)
     cards = state.cards
     lines: list[str] = []
-    lines.append(f"Turn {view['turn']} (round {view['round']}), player "
-                 f"{view['turn_player'] + 1} to play; {view['plays_left']} play(s) left"
-                 + (f", free: {', '.join(view['free_plays'])}" if view["free_plays"] else ""))
+    if view["over"]:
+        lines.append(f"The game ended on turn {view['turn']} (round {view['round']}).")
+    elif view["turn"] == 0:
+        lines.append(f"Setting up the table: player {view['turn_player'] + 1} will play first.")
+    else:
+        lines.append(f"Turn {view['turn']} (round {view['round']}), player "
+                     f"{view['turn_player'] + 1} to play; {view['plays_left']} play(s) left"
+                     + (f", free: {', '.join(view['free_plays'])}" if view["free_plays"] else ""))
     lines.append(f"Draw pile {view['draw_pile']}, discard pile {len(view['discard'])}, "
                  f"hands {view['hand_sizes']}")
     for fam in view["families"]:

@@ -745,6 +745,15 @@ class GloomState:
             return f"play the Event {self.name(dec.card)}"
         return f"play {self.describe_card(dec.card)} on {self.describe_card(dec.target)}"
 
+    def action_parts(self, action: int) -> tuple[str, str, int] | None:
+        """A play on a Character as (what, on whom, whose seat), so clients can ask
+        in two steps and list the targets family by family."""
+        dec = self.codec.decode(action)
+        if dec.kind is not Kind.PLAY:
+            return None
+        return (f"play {self.describe_card(dec.card)}", self.describe_card(dec.target),
+                self.controller[dec.target])
+
     def describe_card(self, c: int) -> str:
         card = self.cards[c]
         if card.type is CardType.CHARACTER:
