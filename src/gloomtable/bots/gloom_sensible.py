@@ -69,6 +69,8 @@ class GloomSensibleBot:
             return 2.5 if cards[dec.card].effects_when("immediate") else -1.0
         if dec.kind is Kind.DISCARD_HAND:
             worth = [self._card_worth(cards[c]) for c in view["hand"]]
+            if view["draw_pile"] == 0 and len(view["discard"]) < 5:
+                return 0.5  # the table is stuck: recycle cards through the discard pile
             return 0.5 if max(worth, default=0) < 1 else -3.0
         if dec.kind is Kind.DISCARD_ONE:
             return 0.2 - self._card_worth(cards[dec.card]) / 5
@@ -84,7 +86,9 @@ class GloomSensibleBot:
         if ends:
             return 50.0 if values[me] == min(values) else -50.0
         if mine:
-            return -after / 3 if after <= -15 else -after / 10 - 1
+            # Low enough, or the cards are running out: time to bury them.
+            late = 2.0 if view["draw_pile"] < 20 else 0.0
+            return (-after / 3 if after <= -15 else -after / 10 - 1) + late
         return after / 5 - 1
 
     @staticmethod
