@@ -106,3 +106,13 @@ def test_schema_is_json_schema_naming_every_primitive() -> None:
     steps = schema["$defs"]["Step"]["oneOf"]
     assert {next(iter(s["required"])) for s in steps} == set(PRIMITIVES)
     assert "modifiers" in schema["properties"]
+
+
+def test_the_worked_example_in_docs_is_a_valid_deck(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "decks.md").read_text()
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.toml"
+    path.write_text(example)
+    proc = check(str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "The Rainy Family: 1 Characters" in proc.stdout
