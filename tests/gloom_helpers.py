@@ -268,8 +268,13 @@ def play(state: GloomState, c: int | str, target: int | None = None) -> list[Eve
     return state.apply(state.codec.play(c, target))
 
 
-def play_action(state: GloomState, c: int | str, target: int) -> int:
-    return state.codec.play(_idx(state, c), target)
+def play_action(state: GloomState, c: int | str, target: int | None = None) -> int:
+    """The action id of playing ``c`` (on ``target``, unless ``c`` is an Event)."""
+    c = _idx(state, c)
+    if state.cards[c].type is CardType.EVENT:
+        return state.codec.play_event(c)
+    assert target is not None
+    return state.codec.play(c, target)
 
 
 def pass_play(state: GloomState) -> list[Event]:

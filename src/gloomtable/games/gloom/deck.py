@@ -310,6 +310,10 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                                     f"(declared: {', '.join(family_ids) or 'none'})")
                 if any(getattr(cs.points, s) is not None for s in SLOTS):
                     problems.append(f"{label}: field points: Characters print no points (R-G5)")
+                if any(getattr(cs.icons, s) is not None for s in SLOTS):
+                    problems.append(f"{label}: field icons: Characters print no icons (R-G5)")
+                if cs.effects:
+                    problems.append(f"{label}: field effects: Characters print no effects (R-G5)")
             if ctype is CardType.EVENT and any(getattr(cs.points, s) is not None for s in SLOTS):
                 problems.append(f"{label}: field points: Events are never stacked, so points "
                                 "on them would never count")
