@@ -104,3 +104,20 @@ def test_bots_only_game_prints_the_story(humans: str) -> None:
     proc = run("play", "--players", "3", "--humans", humans, "--seed", "11")
     assert proc.returncode == 0, proc.stderr
     assert "plays" in proc.stdout and "Game over" in proc.stdout
+
+
+def test_creatures_simulate_play_and_replay(tmp_path: Path) -> None:
+    """Crazy Creatures through the same commands: JSON keys with rounds per game,
+    records that replay, and a terminal game a person finishes."""
+    proc = run("simulate", "--game", "creatures", "--players", "3", "--games", "50", "--seed", "1",
+               "--json", "--save-dir", str(tmp_path))
+    data = json.loads(proc.stdout)
+    assert data["games"] == 50 and data["mean_rounds"] == 3 and data["median_rounds"] == 3
+    replayed = run("replay", str(next(tmp_path.glob("*.json"))))
+    assert replayed.returncode == 0 and "Replayed" in replayed.stdout
+    save = tmp_path / "cc.json"
+    played = run("play", "--game", "creatures", "--players", "2", "--seed", "3", "--save", str(save),
+                 stdin="1\n" * 2000)
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert GameRecord.load(save).game == "creatures"
+    assert "Winner" in played.stdout

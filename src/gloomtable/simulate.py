@@ -85,7 +85,8 @@ def simulate(
         result = state.result()
         report.games += 1
         report.actions += len(actions)
-        report.rounds.append(int(result.details.get("rounds", 0)))
+        details = result.details
+        report.rounds.append(int(details.get("rounds", details.get("rounds_played", 0))))
         report.capped += result.capped
         for p, share in enumerate(result.returns()):
             report.wins[p] += share

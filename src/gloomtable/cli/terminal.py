@@ -31,6 +31,14 @@ def ask(prompt: str) -> str:
         raise Quit from None
 
 
+def decision_kind(view: dict) -> str:
+    """The open decision's kind, whichever shape the game's view gives it."""
+    d = view.get("decision")
+    if isinstance(d, dict):
+        return str(d.get("kind", ""))
+    return str(d or "")
+
+
 def _grouped(state: State, legal: list[int], seat: int) -> list[tuple[str, list[tuple[int, str]]]]:
     """Collapse "play X on A", "play X on B" into one entry with a target sub-menu,
     targets listed family by family starting with the seat's own."""
@@ -41,7 +49,8 @@ def _grouped(state: State, legal: list[int], seat: int) -> list[tuple[str, list[
         parts = parts_of(a) if parts_of is not None else None
         if parts is None:
             text = state.action_to_string(a)
-            groups.setdefault(text, []).append((a, text, 0))
+            # Identical texts (two copies of one card) are the same choice to a person.
+            groups.setdefault(text, [(a, text, 0)])
         else:
             groups.setdefault(f"{parts[0]} on …", []).append((a, parts[1], (parts[2] - seat) % n))
     return [(label, [(a, t) for a, t, _ in sorted(m, key=lambda x: x[2])])
@@ -78,7 +87,7 @@ def human_turn(state: State, seat: int, news: list[str]) -> tuple[int, str | Non
     console.print()
     console.print(state.render(seat), markup=False)
     view = state.view(seat)
-    kind = (view.get("decision") or {}).get("kind", "")
+    kind = decision_kind(view)
     console.print(f"\n[bold]Player {seat + 1}, your decision ({kind.replace('_', ' ')}):[/]")
     groups = _grouped(state, legal, seat)
     while True:
@@ -98,7 +107,7 @@ def human_turn(state: State, seat: int, news: list[str]) -> tuple[int, str | Non
             action = members[j][0]
             break
     narration = None
-    if kind == "play" and state.action_to_string(action).startswith("play"):
+    if view.get("game") == "gloom" and kind == "play" and state.action_to_string(action).startswith("play"):
         line = ask("Tell how it happened (optional, Enter to skip): ").strip()
         narration = line[:300] or None
     return action, narration
@@ -124,7 +133,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
                 bot = agents[p]
                 action = legal[0] if len(legal) == 1 else bot.choose(
                     state.view(p) if getattr(bot, "uses_view", True) else {}, legal)
-            elif len(legal) == 1 and (state.view(p).get("decision") or {}).get("kind") == "respond":
+            elif len(legal) == 1 and decision_kind(state.view(p)) == "respond":
                 action = legal[0]  # nothing to answer with: pass silently (R-G20)
             else:
                 if humans > 1 and last_human != p:

@@ -217,10 +217,3 @@ def creature_id(colour: str, number: int, copy: int = 0) -> int:
         if c.colour == ci and c.number == number and c.copy == copy:
             return c.id
     raise KeyError(f"no Creature {colour} {number} copy {copy}")
-
-
-def card_dict(card: int) -> dict[str, Any]:
-    """A Creature as a JSON-ready dict for views (a fresh dict each call)."""
-    c = CREATURES[card]
-    return {"id": card, "colour": c.colour_key, "number": c.number,
-            "penalty": c.penalty, "dna": c.dna}

@@ -190,6 +190,10 @@ class CreaturesState:
 
     def _check(self, action: Any) -> int:
         """Malformed (not an action at all) versus illegal (not now, and why)."""
+        if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, fast
+            reason = self._illegal_reason(action)
+            if reason is None:
+                return action
         if isinstance(action, bool):
             raise MalformedActionError(f"action must be an integer id, got {action!r}")
         try:
@@ -256,7 +260,9 @@ class CreaturesState:
         return events
 
     def _decide(self, p: int, a: int) -> list[Event]:
-        """R-C8: resolve the same-number decision, then the turn ends."""
+        """R-C8: resolve the same-number decision, then the turn ends. A flip event
+        carries the Machine's colour index in ``amount``; a draw event is private
+        to the drawer (others read only who drew)."""
         self.pending = False
         if a < DRAW_BASE:
             c = a - FLIP_BASE

@@ -15,11 +15,11 @@ from gloomtable.games.creatures.cards import (
     COLOUR_KEYS,
     CREATURE_NAMES,
     CREATURE_SET,
+    DNA_NUMBERS,
     FITS,
     LABEL,
     NUMBER,
     PENALTY,
-    card_dict,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
         "game": "creatures",
         "viewer": player,
         "players": n,
-        "round": state.round + 1 if not state.over else state.round,
+        "round": min(state.round + 1, state.game.num_rounds),
         "rounds": state.game.num_rounds,
         "start_player": state.start_player,
         "current_player": state.current_player(),
@@ -62,12 +62,12 @@ def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
         "over": state.over,
     }
     if player is not None:
-        hand = []
-        for c in state.hands[player]:
-            d = card_dict(c)
-            d["playable"] = FITS[state.plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]
-            hand.append(d)
-        view["hand"] = hand
+        plus = state.plus
+        view["hand"] = [{
+            "id": c, "colour": COLOUR_KEYS[COLOUR[c]], "number": NUMBER[c], "penalty": PENALTY[c],
+            "dna": NUMBER[c] in DNA_NUMBERS,
+            "playable": FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]],
+        } for c in state.hands[player]]
         if not state.over and player == state.current:
             legal = state.legal_actions()
             view["legal_actions"] = legal
@@ -83,7 +83,7 @@ def render(state: CreaturesState, player: int | None) -> str:
     n = v["players"]
     you = "spectating" if player is None else f"you are player {player + 1}"
     if v["over"]:
-        head = f"Crazy Creatures: game over after {v['rounds']} rounds ({you})"
+        head = f"Crazy Creatures: game over after {len(v['round_scores'])} rounds ({you})"
     else:
         what = "decides: flip a Machine or make another player draw" \
             if v["decision"] == "same_number" else "to play"
@@ -91,9 +91,10 @@ def render(state: CreaturesState, player: int | None) -> str:
                 f"player {v['current_player'] + 1} {what} ({you})")
     lines = [head, "Machines:"]
     for m in v["machines"]:
-        pile = " ".join(str(c["number"]) for c in m["pile"]) or "(empty)"
+        pile = " ".join(str(c["number"]) for c in m["pile"][:-1])
+        top = f"[{m['top']}]" if m["top"] else "(empty)"
         lines.append(f"  {m['colour']:<7}{m['creature']:<12} {m['side']} {m['machine']:<16}"
-                     f" pile: {pile}")
+                     f" pile: {pile + ' ' if pile else ''}{top}")
     lines.append(f"Reserve: {v['reserve_count']} face down; set aside: {v['aside_count']} unseen")
     if v["closer"] is not None:
         lines.append(f"Player {v['closer'] + 1} is out: {v['final_turns_left']} final turn(s) left")
