@@ -97,18 +97,9 @@ def deck_data(
     }
 
 
-def make_deck(
-    modifiers: Iterable[dict[str, Any]] = (),
-    events: Iterable[dict[str, Any]] = (),
-    deaths: Iterable[dict[str, Any]] = (),
-    families: int = 4,
-    per_family: int = 5,
-    fillers: int = 30,
-    **kw: Any,
-) -> Deck:
-    """Build a validated test deck from dicts (see :func:`deck_data`)."""
-    data = deck_data(modifiers, events, deaths, families, per_family, fillers, **kw)
-    return build_deck(data, "test-deck")
+def make_deck(*args: Any, **kw: Any) -> Deck:
+    """Build a validated test deck from dicts (takes :func:`deck_data`'s arguments)."""
+    return build_deck(deck_data(*args, **kw), "test-deck")
 
 
 _CLASSIC: Deck | None = None

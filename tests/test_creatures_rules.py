@@ -182,7 +182,7 @@ def test_R_C2_as_many_rounds_as_players(players: int) -> None:
     assert game.num_players == players and game.rounds == players
     state = play_out(game.new_initial_state(players))
     assert len(state.round_scores) == players
-    assert state.result().details["rounds_played"] == players
+    assert state.result().details["rounds"] == players
 
 
 def test_R_C2_config_round_trips_and_rejects_bad_options() -> None:
@@ -560,7 +560,7 @@ def test_R_C11_turn_cap_ends_the_game_visibly() -> None:
         events = state.apply(state.legal_actions()[0])
     assert state.turns == 7 and events[-1].kind == "capped"
     result = state.result()
-    assert result.capped and result.details["rounds_played"] == 0
+    assert result.capped and result.details["rounds"] == 0
     assert result.scores == (0, 0, 0) and result.winners == (0, 1, 2)
     assert "turn cap" in state.render(None)
 

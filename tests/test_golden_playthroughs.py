@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gloomtable.bots import make_bot
+from gloomtable.bots import bot_action, make_bot
 from gloomtable.games import make_game
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -32,9 +32,7 @@ def playthrough(game_name: str, config: dict, seed: int, level: str) -> str:
     while not state.is_over():
         p = state.current_player()
         legal = state.legal_actions()
-        bot = bots[p]
-        action = legal[0] if len(legal) == 1 else bot.choose(
-            state.view(p) if getattr(bot, "uses_view", True) else {}, legal)
+        action = bot_action(bots[p], state, legal)
         lines.append(f"{step:4d} p{p + 1} [{len(legal)} legal] {action}: {state.action_to_string(action)}")
         for event in state.apply(action):
             lines.append(f"       {event.for_player(None)}")

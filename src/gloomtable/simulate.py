@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gloomtable.bots import make_bot
+from gloomtable.bots import bot_action, make_bot
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
 
@@ -73,20 +73,13 @@ def simulate(
         players = [make_bot(levels[p], game_name, gs * 31 + p) for p in range(n)]
         actions: list[int] = []
         while not state.is_over():
-            p = state.current_player()
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                a = legal[0]
-            else:
-                bot = players[p]
-                a = bot.choose(state.view(p) if getattr(bot, "uses_view", True) else {}, legal)
+            a = bot_action(players[state.current_player()], state, state.legal_actions())
             state.apply(a)
             actions.append(a)
         result = state.result()
         report.games += 1
         report.actions += len(actions)
-        details = result.details
-        report.rounds.append(int(details.get("rounds", details.get("rounds_played", 0))))
+        report.rounds.append(int(result.details.get("rounds", 0)))
         report.capped += result.capped
         for p, share in enumerate(result.returns()):
             report.wins[p] += share

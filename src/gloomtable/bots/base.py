@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from gloomtable.engine import ConfigError, Rng
+from gloomtable.engine import ConfigError, Rng, State
 
 
 class Bot(Protocol):
@@ -27,6 +27,15 @@ class RandomBot:
 
     def choose(self, view: dict[str, Any], legal: list[int]) -> int:
         return legal[self.rng.below(len(legal))]
+
+
+def bot_action(bot: Bot, state: State, legal: list[int]) -> int:
+    """Ask ``bot`` for ``state``'s current player. A lone legal action is taken
+    without asking, and the view is built only for bots that read it."""
+    if len(legal) == 1:
+        return legal[0]
+    view = state.view(state.current_player()) if getattr(bot, "uses_view", True) else {}
+    return bot.choose(view, legal)
 
 
 def make_bot(level: str, game: str, seed: int) -> Bot:

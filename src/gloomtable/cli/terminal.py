@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gloomtable.bots import make_bot
+from gloomtable.bots import bot_action, make_bot
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.engine.record import GameRecord
 
@@ -130,9 +130,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
             legal = state.legal_actions()
             narration = None
             if p in agents:
-                bot = agents[p]
-                action = legal[0] if len(legal) == 1 else bot.choose(
-                    state.view(p) if getattr(bot, "uses_view", True) else {}, legal)
+                action = bot_action(agents[p], state, legal)
             elif len(legal) == 1 and decision_kind(state.view(p)) == "respond":
                 action = legal[0]  # nothing to answer with: pass silently (R-G20)
             else:

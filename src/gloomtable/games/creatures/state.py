@@ -351,7 +351,7 @@ class CreaturesState:
             winners=tuple(q for q, t in enumerate(self.totals) if t == best),
             capped=self.capped,
             details={"round_scores": [list(r) for r in self.round_scores],
-                     "rounds_played": len(self.round_scores), "turns": self.turns},
+                     "rounds": len(self.round_scores), "turns": self.turns},
         )
 
     def action_to_string(self, action: int) -> str:

@@ -246,9 +246,6 @@ def _parse_steps(raw: list[dict[str, Any]], when: str, where: str, problems: lis
             continue
         sub: tuple[Step, ...] = ()
         if name == "if_icon":
-            if param not in KNOWN_ICONS and param != BLANK:
-                # icons declared by the deck are checked by the caller
-                pass
             if "do" not in item or not isinstance(item["do"], list) or not item["do"]:
                 problems.append(f"{here}: if_icon needs a non-empty 'do' list")
                 continue
