@@ -38,6 +38,10 @@ def bot_action(bot: Bot, state: State, legal: list[int]) -> int:
     return bot.choose(view, legal)
 
 
+LEVELS = ("random", "easy", "medium", "hard")
+"""The level names a player picks from, in every game and client."""
+
+
 def make_bot(level: str, game: str, seed: int) -> Bot:
     """A bot by level name for a game. Levels grow as bots land."""
     if level == "random":
