@@ -7,16 +7,17 @@ from typing import Any
 from gloomtable.engine import ConfigError, Game
 from gloomtable.engine.record import GameRecord, replay
 
-GAMES = ("gloom", "creatures")
+GAMES = ("gloom", "gloomier", "creatures")
 
 
 def make_game(name: str, config: dict[str, Any] | None = None) -> Game:
     """Build a game by name from a plain config dict (as stored in records)."""
     config = dict(config or {})
-    if name == "gloom":
+    if name in ("gloom", "gloomier"):
         from gloomtable.games.gloom.game import GloomGame
 
-        return GloomGame.from_dict(config)
+        # "gloomier" is Gloom with the Gloomier set by default (R-H1..R-H10).
+        return GloomGame.from_dict(config, name=name)
     if name == "creatures":
         from gloomtable.games.creatures.game import CreaturesGame
 

@@ -10,7 +10,9 @@ Layout (N = cards in the deck, C = Characters, F = families)::
     .. +N                RESPOND c        (play response card c, R-G20)
     .. +N                DISCARD_ONE c    (1st edition play, R-G12)
     .. +N                PLAY_EVENT c
-    .. +N*C              PLAY c ON Character slot t (Modifiers and Untimely Deaths)
+    .. +N*T              PLAY c ON target slot t (Modifiers and Untimely Deaths; the
+                         targets are the Characters, then the Guests)
+    .. +N                CLAIM_STORY c  (R-H5)
 
 Ids depend only on the deck, never on the state, so RL masks stay aligned.
 """
@@ -33,6 +35,7 @@ class Kind(IntEnum):
     DISCARD_ONE = 6
     PLAY_EVENT = 7
     PLAY = 8
+    CLAIM_STORY = 9
 
 
 class Decoded(NamedTuple):
@@ -49,6 +52,7 @@ class Codec:
     DISCARD_HAND = 1
 
     def __init__(self, num_cards: int, characters: list[int], num_families: int) -> None:
+        """``characters`` are the play targets: the Characters, then any Guests."""
         self.num_cards = num_cards
         self.characters = characters
         self.char_slot = {c: i for i, c in enumerate(characters)}
@@ -60,7 +64,8 @@ class Codec:
         self.discard_one_base = self.respond_base + num_cards
         self.event_base = self.discard_one_base + num_cards
         self.play_base = self.event_base + num_cards
-        self.size = self.play_base + num_cards * len(characters)
+        self.claim_base = self.play_base + num_cards * len(characters)
+        self.size = self.claim_base + num_cards
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -82,6 +87,9 @@ class Codec:
 
     def play(self, c: int, character: int) -> int:
         return self.play_base + c * len(self.characters) + self.char_slot[character]
+
+    def claim_story(self, c: int) -> int:
+        return self.claim_base + c
 
     def chosen_card(self, action: int) -> int:
         return action - self.card_base
@@ -106,5 +114,7 @@ class Codec:
             return Decoded(Kind.DISCARD_ONE, card=a - self.discard_one_base)
         if a < self.play_base:
             return Decoded(Kind.PLAY_EVENT, card=a - self.event_base)
+        if a >= self.claim_base:
+            return Decoded(Kind.CLAIM_STORY, card=a - self.claim_base)
         card, slot = divmod(a - self.play_base, len(self.characters))
         return Decoded(Kind.PLAY, card=card, target=self.characters[slot])

@@ -85,6 +85,10 @@ class Card:
     persistent_requires: tuple[Region, ...] = (Region.PERSISTENT_ICON,)
     effects: tuple[Effect, ...] = ()
     set_id: str = ""
+    back_key: str | None = None
+    """A double-sided Character's reverse side (a Guest or a Story), by card key (R-H1)."""
+    requires: tuple[tuple[str, int], ...] = ()
+    """A Story's requirement: (icon, count) pairs its claimer's family must show (R-H5)."""
     prints: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Which regions this card prints into, indexed by :class:`Region`."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -30,7 +30,7 @@ from gloomtable.games.gloom.cards import (
 )
 from gloomtable.games.gloom.effects import PRIMITIVES
 
-SHIPPED_SETS = ("classic",)
+SHIPPED_SETS = ("classic", "gloomier")
 KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)
 CARD_TABLES: dict[str, CardType] = {
     "characters": CardType.CHARACTER,
@@ -109,8 +109,25 @@ class CardSpec(_Strict):
     )
 
 
+class BackSpec(_Strict):
+    """The reverse side of a double-sided Character (R-H1): an Unwelcome Guest or a Story."""
+
+    type: Literal["guest", "story"]
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(min_length=1, max_length=80)
+    text: str = Field("", max_length=400)
+    flavour: str = Field("", max_length=400)
+    requires: dict[str, int] = Field(
+        default_factory=dict, description="Stories: icon -> how many the claimer's family must show.")
+    effects: list[EffectSpec] = Field(default_factory=list, max_length=6)
+    persistent_requires: list[Literal["persistent_icon", "portrait", "text"]] = Field(
+        default_factory=lambda: ["persistent_icon", "portrait"],
+        description="Guests: regions that must show for their persistent effects to hold (R-G19).")
+
+
 class CharacterSpec(CardSpec):
     family: str
+    back: BackSpec | None = None
 
 
 class FamilySpec(_Strict):
@@ -125,6 +142,8 @@ class ComponentsSpec(_Strict):
     events: int | None = Field(None, ge=0, le=500)
     untimely_deaths: int | None = Field(None, ge=0, le=500)
     families: int | None = Field(None, ge=0, le=100)
+    guests: int | None = Field(None, ge=0, le=500)
+    stories: int | None = Field(None, ge=0, le=500)
 
 
 class SetSpec(_Strict):
@@ -187,7 +206,9 @@ class Deck:
 
     def counts(self) -> dict[str, int]:
         c = Counter(card.type.value for card in self.cards)
-        return {t.value: c.get(t.value, 0) for t in CARD_TABLES.values()}
+        out = {t.value: c.get(t.value, 0) for t in CARD_TABLES.values()}
+        out.update({t.value: c[t.value] for t in (CardType.GUEST, CardType.STORY) if c[t.value]})
+        return out
 
 
 def _card_label(data: Any, table: str, idx: int) -> str:
@@ -269,6 +290,65 @@ def _step_icons(steps: tuple[Step, ...]) -> list[str]:
     return out
 
 
+def _all_steps(effects: list[Effect], label: str) -> list[tuple[str, Step]]:
+    out = []
+    for j, e in enumerate(effects):
+        stack = list(e.steps)
+        while stack:
+            step = stack.pop()
+            out.append((f"{label}: field effects[{j}]", step))
+            stack.extend(step.steps)
+    return out
+
+
+def _build_back(bs: BackSpec, label: str, icons: tuple[str, ...], set_id: str,
+                problems: list[str]) -> Card:
+    """A Guest or Story card from a Character's ``back`` table (R-H1, R-H5, R-H7)."""
+    effects = []
+    allowed = ("persistent",) if bs.type == "guest" else ("continuous", "immediate")
+    for j, es in enumerate(bs.effects):
+        if es.when not in allowed:
+            what = "a Guest's effects are persistent" if bs.type == "guest" else (
+                "a Story's effects are continuous (while controlled) or immediate (on claiming)")
+            problems.append(f"{label}.effects[{j}]: field when: {what}, not {es.when!r}")
+            continue
+        steps = _parse_steps(es.do, es.when, f"{label}.effects[{j}].do", problems)
+        for icon in _step_icons(steps):
+            if icon not in icons:
+                problems.append(f"{label}.effects[{j}]: unknown icon {icon!r}")
+        effects.append(Effect(es.when, steps))
+    follows = [s for e in effects for s in e.steps if s.name == "follows"]
+    if bs.type == "guest":
+        if len(follows) != 1:
+            problems.append(f"{label}.effects: a Guest follows exactly one thing "
+                            f"(one 'follows' step, R-H7); found {len(follows)}")
+        if bs.requires:
+            problems.append(f"{label}.requires: only Stories have requirements")
+    else:
+        if follows:
+            problems.append(f"{label}.effects: only a Guest may follow (R-H7)")
+        if not bs.requires:
+            problems.append(f"{label}.requires: a Story needs at least one icon (R-H5)")
+    for icon, n in bs.requires.items():
+        if icon not in icons:
+            problems.append(f"{label}.requires: unknown icon {icon!r}")
+        if not 1 <= n <= 6:
+            problems.append(f"{label}.requires.{icon}: a count from 1 to 6, got {n}")
+    for s in follows:
+        if s.param.icon is not None and s.param.icon not in icons:
+            problems.append(f"{label}.effects: follows an unknown icon {s.param.icon!r}")
+    region_of = {"persistent_icon": Region.PERSISTENT_ICON, "portrait": Region.PORTRAIT,
+                 "text": Region.TEXT}
+    guest = bs.type == "guest"
+    return Card(
+        index=-1, key=bs.id, type=CardType.GUEST if guest else CardType.STORY, name=bs.name,
+        text=bs.text, flavour=bs.flavour, prints_text=bool(bs.text) or bool(effects),
+        prints_portrait=True, prints_persistent_icon=guest,
+        persistent_requires=tuple(region_of[r] for r in bs.persistent_requires),
+        effects=tuple(effects), set_id=set_id, requires=tuple(sorted(bs.requires.items())),
+    )
+
+
 def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
     """Validate parsed TOML ``data`` and build the deck. Raises :class:`DeckError`."""
     try:
@@ -283,6 +363,7 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
             problems.append(f"family id {fid!r} is used {n} times")
     seen: Counter[str] = Counter()
     cards: list[Card] = []
+    back_cards: list[Card] = []
     for table, ctype in CARD_TABLES.items():
         for i, cs in enumerate(getattr(spec, table)):
             label = f"{table}[{i}] (id {cs.id!r})"
@@ -311,6 +392,10 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                     problems.append(f"{label}: field icons: Characters print no icons (R-G5)")
                 if cs.effects:
                     problems.append(f"{label}: field effects: Characters print no effects (R-G5)")
+                if cs.back is not None:
+                    seen[cs.back.id] += 1
+                    back_cards.append(_build_back(cs.back, f"{label}: field back", icons,
+                                                  spec.set.id, problems))
             if ctype is CardType.EVENT and any(getattr(cs.points, s) is not None for s in SLOTS):
                 problems.append(f"{label}: field points: Events are never stacked, so points "
                                 "on them would never count")
@@ -331,13 +416,21 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                 prints_persistent_icon=cs.persistent_icon,
                 persistent_requires=tuple(region_of[r] for r in cs.persistent_requires),
                 effects=tuple(effects), set_id=spec.set.id,
+                back_key=cs.back.id if isinstance(cs, CharacterSpec) and cs.back else None,
             ))
+            for step_where, step in _all_steps(effects, label):
+                if step.name == "follows":
+                    problems.append(f"{step_where}: only a Guest may follow (R-H7)")
+    # The reverse sides come after every front, so classic card indices never move.
+    for back in back_cards:
+        cards.append(replace(back, index=index_offset + len(cards)))
     for key, n in seen.items():
         if n > 1:
             problems.append(f"card id {key!r} is used {n} times (ids must be unique)")
     comp = spec.set.components
     actual = Counter(c.type for c in cards)
-    for table, ctype in CARD_TABLES.items():
+    for table, ctype in (*CARD_TABLES.items(), ("guests", CardType.GUEST),
+                         ("stories", CardType.STORY)):
         declared = getattr(comp, table)
         if declared is not None and declared != actual.get(ctype, 0):
             problems.append(f"set.components.{table} says {declared} but the deck has "
@@ -386,8 +479,6 @@ def combine(decks: list[Deck]) -> Deck:
     """Mix several sets into one deck (R-H10): cards re-indexed in order."""
     if len(decks) == 1:
         return decks[0]
-    from dataclasses import replace
-
     cards: list[Card] = []
     for d in decks:
         for c in d.cards:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from gloomtable.games.gloom.cards import Card, CardType, Step
 
@@ -50,6 +50,33 @@ Handler = Callable[["GloomState", Task, "int | None"], None]
 Count = Annotated[int, Field(ge=1, le=10)]
 Delta = Annotated[int, Field(ge=-5, le=5)]
 FreePlayKind = Literal["modifier", "untimely_death", "any"]
+
+
+class Follows(BaseModel):
+    """What a Guest follows (R-H7): a card type, or a story icon on the played card."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    card: Literal["modifier", "untimely_death"] | None = None
+    icon: str | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Follows:
+        if (self.card is None) == (self.icon is None):
+            raise ValueError("give exactly one of 'card' or 'icon'")
+        return self
+
+    def triggered_by(self, card: Card) -> bool:
+        if self.card is not None:
+            return card.type.value == self.card
+        return self.icon in card.icons
+
+
+class PerIcon(BaseModel):
+    """``n`` for each visible ``icon`` in your family."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    icon: str
+    n: int = Field(1, ge=-3, le=3)
 
 
 @dataclass(frozen=True)
@@ -139,7 +166,9 @@ def _return_modifier(state: GloomState, task: Task, choice: int | None) -> None:
 
     def finish(action: int) -> None:
         char = codec.chosen_card(action)
-        to = task.ctx.resolver if task.param == "you" else state.controller[char]
+        owner = state.controller[char]
+        # An uncontrolled Guest's Modifier goes to the resolver (nobody else could take it).
+        to = task.ctx.resolver if task.param == "you" or owner < 0 else owner
         state.return_top_modifier(char, to, task.ctx.resolver)
 
     _choose_then(state, task, choice, "return_modifier", options, finish)
@@ -246,6 +275,16 @@ PRIMITIVES: dict[str, Primitive] = {
                   "Character showed ICON when the card was played.", _if_icon),
         Primitive("draw_limit", frozenset({"continuous", "persistent"}), Delta,
                   "Your draw limit changes by N while this effect holds."),
+        Primitive("draw_limit_per_icon", frozenset({"continuous", "persistent"}), PerIcon,
+                  "Your draw limit changes by N for each visible ICON in your family while "
+                  "this effect holds."),
+        Primitive("turn_draw", frozenset({"continuous", "persistent"}),
+                  Annotated[int, Field(ge=1, le=3)],
+                  "At the start of each of your turns, draw N cards while this effect holds."),
+        Primitive("follows", frozenset({"persistent"}), Follows,
+                  "Guests only (R-H7): after a card of that type, or printing that icon, "
+                  "resolves on a Character, this Guest joins that Character's family with "
+                  "all its Modifiers."),
         Primitive("cancel", frozenset({"response"}),
                   Literal["event", "untimely_death", "modifier"],
                   "Cancel a card of that type as another player plays it (R-G20)."),

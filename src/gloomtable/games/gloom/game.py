@@ -33,6 +33,14 @@ class GloomConfig(BaseModel):
     tiebreak: Literal["share", "fewer_living"] = "share"
     """R-G26: ties share the win, or fewer living Characters break them."""
     first_player: int | None = Field(None, ge=0, lt=MAX_PLAYERS)
+    setup: Literal["auto", "families", "draft"] = "auto"
+    """How families form: "families" (R-G7: take a whole family), "draft" (R-H2: each
+    player chooses Characters one at a time from the pool), or "auto": draft whenever
+    the deck has double-sided Characters, else families."""
+    draft_size: int = Field(4, ge=1, le=10)
+    """Characters each player chooses in a draft (R-H2: 4)."""
+    stories_guests: int = Field(2, ge=0, le=6)
+    """How many reverse sides go to the middle after a draft (R-H2: 2; 1 or 0 to simplify)."""
 
     @model_validator(mode="after")
     def _first_player_seated(self) -> GloomConfig:
@@ -50,22 +58,29 @@ def _deck_for(sets: tuple[str, ...]) -> Deck:
 class GloomGame:
     """Declared facts (OpenSpiel style) and the factory of initial states."""
 
-    name = "gloom"
-
-    def __init__(self, config: GloomConfig | None = None, deck: Deck | None = None) -> None:
+    def __init__(self, config: GloomConfig | None = None, deck: Deck | None = None,
+                 name: str = "gloom") -> None:
+        self.name = name
         self.config = config or GloomConfig()
         self.deck = deck if deck is not None else _deck_for(self.config.sets)
         nf = len(self.deck.families)
         n = self.config.players
-        if not (n <= nf or (n == 5 and nf == 4)):
+        if self.drafting:
+            need = n * self.config.draft_size
+            if need > len(self.characters):
+                raise ConfigError(f"{n} players choosing {self.config.draft_size} Characters each "
+                                  f"need {need}; the deck {self.deck.id} has {len(self.characters)}")
+        elif not (n <= nf or (n == 5 and nf == 4)):
             raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
                               f"the deck {self.deck.id} has {nf}")
-        self.codec = Codec(len(self.deck.cards), self.characters, nf)
+        self.codec = Codec(len(self.deck.cards), self.targets, nf)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GloomGame:
+    def from_dict(cls, data: dict[str, Any], name: str = "gloom") -> GloomGame:
+        if name == "gloomier" and "sets" not in data:
+            data = {**data, "sets": ["gloomier"]}
         try:
-            return cls(GloomConfig.model_validate(data))
+            return cls(GloomConfig.model_validate(data), name=name)
         except ValidationError as exc:
             msgs = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}"
                              for e in exc.errors())
@@ -77,6 +92,28 @@ class GloomGame:
     @cached_property
     def characters(self) -> list[int]:
         return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
+
+    @cached_property
+    def guests(self) -> list[int]:
+        return [c.index for c in self.deck.cards if c.type is CardType.GUEST]
+
+    @cached_property
+    def targets(self) -> list[int]:
+        """Everything a Modifier or an Untimely Death may land on: Characters and Guests."""
+        return self.characters + self.guests
+
+    @cached_property
+    def back_of(self) -> dict[int, int]:
+        """Character -> the Guest or Story on its reverse side (R-H1)."""
+        keys = self.card_by_key
+        return {c.index: keys[c.back_key] for c in self.deck.cards if c.back_key}
+
+    @cached_property
+    def drafting(self) -> bool:
+        """Whether families form by draft (R-H2) rather than whole families (R-G7)."""
+        if self.config.setup != "auto":
+            return self.config.setup == "draft"
+        return bool(self.back_of)
 
     @cached_property
     def card_by_key(self) -> dict[str, int]:

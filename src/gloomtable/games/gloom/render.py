@@ -25,6 +25,25 @@ def _slots(values: list[Any], fmt: str) -> str:
     return "/".join(out)
 
 
+def _character_lines(ch: dict[str, Any], cards: Any) -> str:
+    mark = "☠ " if ch["dead"] else "  "
+    icons = ", ".join(ch["icons"]) or "no icons"
+    name = ch["name"] + (" (Guest)" if ch.get("guest") else "")
+    out = [f" {mark}{name:<32} Self-Worth {ch['self_worth']:+4d}  "
+           f"points {_slots(ch['points'], '+d')}  icons {icons}"]
+    if len(ch["stack"]) > 1:
+        stack = " < ".join(cards[c].name for c in ch["stack"][1:])
+        out.append(f"      stack (bottom to top): {stack}")
+    for c in ch["live_effects"]:
+        out.append(f"      live effect: {cards[c].name}: {cards[c].text}")
+    return "\n".join(out)
+
+
+def _story_line(st: dict[str, Any]) -> str:
+    need = ", ".join(f"{n} {icon}" for icon, n in st["requires"].items())
+    return f"  Story {st['name']} (needs {need}): {st['text']}"
+
+
 def render_text(state: GloomState, player: int | None) -> str:
     view = state.view(player)
     cards = state.cards
@@ -39,22 +58,23 @@ def render_text(state: GloomState, player: int | None) -> str:
                      + (f", free: {', '.join(view['free_plays'])}" if view["free_plays"] else ""))
     lines.append(f"Draw pile {view['draw_pile']}, discard pile {len(view['discard'])}, "
                  f"hands {view['hand_sizes']}")
+    if view["characters_available"]:
+        lines.append("Characters still to choose: "
+                     + ", ".join(ch["name"] for ch in view["characters_available"]))
+    middle = view["middle"]
+    if middle["guests"] or middle["stories"]:
+        lines.append("\nIn the middle, uncontrolled:")
+        lines.extend(_character_lines(ch, cards) for ch in middle["guests"])
+        lines.extend(_story_line(st) for st in middle["stories"])
     for fam in view["families"]:
         p = fam["player"]
         me = " (you)" if p == player else ""
         lines.append(f"\nPlayer {p + 1}{me}: Family Value {fam['family_value']}, "
                      f"draw limit {view['draw_limits'][p]}"
                      + (f", skips {view['skips'][p]} turn(s)" if view["skips"][p] else ""))
-        for ch in fam["characters"]:
-            mark = "☠ " if ch["dead"] else "  "
-            icons = ", ".join(ch["icons"]) or "no icons"
-            lines.append(f" {mark}{ch['name']:<32} Self-Worth {ch['self_worth']:+4d}  "
-                         f"points {_slots(ch['points'], '+d')}  icons {icons}")
-            if len(ch["stack"]) > 1:
-                stack = " < ".join(cards[c].name for c in ch["stack"][1:])
-                lines.append(f"      stack (bottom to top): {stack}")
-            for c in ch["live_effects"]:
-                lines.append(f"      live effect: {cards[c].name}: {cards[c].text}")
+        if fam["story"] is not None:
+            lines.append(_story_line(fam["story"]))
+        lines.extend(_character_lines(ch, cards) for ch in fam["characters"] + fam["guests"])
     if view["in_play"]:
         lines.append("\nBeing played: " + ", ".join(cards[c].name for c in view["in_play"]))
     if view["hand"] is not None:

@@ -42,6 +42,8 @@ class Decision(NamedTuple):
 # Phases
 SETUP_FAMILY = "choose_family"
 SETUP_ASIDE = "set_aside"
+SETUP_DRAFT = "choose_character"
+UNCONTROLLED = -1  # a Guest or Story in the middle (R-H6)
 PLAY = "play"
 OVER = "over"
 RUNNING = "_running"  # no question is open: the engine is resolving
@@ -51,6 +53,10 @@ _FREE_FOR = {
     CardType.UNTIMELY_DEATH: ("untimely_death", "any"),
     CardType.EVENT: ("any",),
 }
+
+
+_DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
+"""What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
 
 
 class GloomState:
@@ -70,6 +76,7 @@ class GloomState:
         "first_player",
         "free_plays",
         "game",
+        "guests",
         "hands",
         "limbo",
         "n",
@@ -79,6 +86,7 @@ class GloomState:
         "rng",
         "skips",
         "stacks",
+        "stories",
         "turn",
         "turn_player",
     )
@@ -94,6 +102,8 @@ class GloomState:
         self.stacks: dict[int, list[int]] = {}
         self.controller: dict[int, int] = {}
         self.families: list[list[int]] = [[] for _ in range(self.n)]
+        self.guests: list[int] = []  # Guests in play; their controller may be UNCONTROLLED
+        self.stories: dict[int, int] = {}  # Story in play -> controller or UNCONTROLLED
         self.family_taken: list[int] = [-1] * len(deck.families)  # family -> seat
         self.out_of_game: list[int] = []
         self.limbo: list[int] = []  # cards being played or resolved
@@ -112,12 +122,15 @@ class GloomState:
         )
         self.turn_player = self.first_player
         # R-G9: everything but the Characters is shuffled into the draw pile; deal 5 each.
-        self.draw_pile = [c.index for c in deck.cards if c.type is not CardType.CHARACTER]
+        self.draw_pile = [c.index for c in deck.cards if c.type in _DRAWN]
         self.rng.shuffle(self.draw_pile)
         for p in self.turn_order_from(self.first_player):
             self.draw(p, HAND_SIZE)
         self._events.clear()  # deals are not news
-        self.decision = Decision(self.first_player, SETUP_FAMILY)
+        if game.drafting:
+            self.decision = Decision(self.first_player, SETUP_DRAFT, self._draft_options())
+        else:
+            self.decision = Decision(self.first_player, SETUP_FAMILY)
 
     # --- protocol -----------------------------------------------------------
 
@@ -157,6 +170,8 @@ class GloomState:
             self._choose_family(d.player, action - self.codec.family_base)
         elif d.kind == SETUP_ASIDE:
             self._set_aside(d.player, self.codec.chosen_card(action))
+        elif d.kind == SETUP_DRAFT:
+            self._draft(d.player, self.codec.chosen_card(action))
         elif d.kind == PLAY:
             self._play(action)
         elif d.kind == "respond":
@@ -191,6 +206,8 @@ class GloomState:
         new.stacks = {c: list(s) for c, s in self.stacks.items()}
         new.controller = dict(self.controller)
         new.families = [list(f) for f in self.families]
+        new.guests = list(self.guests)
+        new.stories = dict(self.stories)
         new.family_taken = list(self.family_taken)
         new.out_of_game = list(self.out_of_game)
         new.limbo = list(self.limbo)
@@ -214,7 +231,9 @@ class GloomState:
             "rng": self.rng.state, "hands": self.hands, "discard": self.discard,
             "draw_pile": self.draw_pile, "stacks": {str(c): s for c, s in self.stacks.items()},
             "controller": {str(c): p for c, p in self.controller.items()},
-            "families": self.families, "out_of_game": self.out_of_game, "limbo": self.limbo,
+            "families": self.families, "guests": self.guests,
+            "stories": {str(c): p for c, p in self.stories.items()},
+            "out_of_game": self.out_of_game, "limbo": self.limbo,
             "free_plays": self.free_plays, "skips": self.skips,
             "queue": [repr(t) for t in self.queue], "cancelled": self.cancelled,
             "counted_used": self.counted_used, "turn": self.turn, "over": self.over,
@@ -249,13 +268,26 @@ class GloomState:
         return self.cards[self.stacks[char][-1]].type is CardType.UNTIMELY_DEATH
 
     def living_characters(self) -> list[int]:
-        return [c for fam in self.families for c in fam if not self.is_dead(c)]
+        """Every living target on the table: the families' Characters, then the Guests
+        (controlled or in the middle, R-H6)."""
+        out = [c for fam in self.families for c in fam if not self.is_dead(c)]
+        out.extend(g for g in self.guests if not self.is_dead(g))
+        return out
 
     def dead_characters(self) -> list[int]:
-        return [c for fam in self.families for c in fam if self.is_dead(c)]
+        out = [c for fam in self.families for c in fam if self.is_dead(c)]
+        out.extend(g for g in self.guests if self.is_dead(g))
+        return out
+
+    def members(self, p: int) -> list[int]:
+        """``p``'s family: the Characters they chose plus the Guests that joined them
+        (R-H7). Only the chosen Characters count for the end of the game (R-H3)."""
+        if not self.guests:
+            return self.families[p]
+        return self.families[p] + [g for g in self.guests if self.controller[g] == p]
 
     def living_of(self, p: int) -> list[int]:
-        return [c for c in self.families[p] if not self.is_dead(c)]
+        return [c for c in self.members(p) if not self.is_dead(c)]
 
     def top_modifier(self, char: int) -> int:
         """The top card of a living Character's stack if it is a Modifier, else -1."""
@@ -263,29 +295,56 @@ class GloomState:
         return top if self.cards[top].type is CardType.MODIFIER else -1
 
     def count_icons(self, p: int, icon: str) -> int:
-        """Visible ``icon`` among ``p``'s living Characters."""
+        """Visible ``icon`` among ``p``'s living Characters (and Guests)."""
         return sum(self.visible_of(c).icons.count(icon) for c in self.living_of(p))
 
-    def draw_limit(self, p: int) -> int:
-        """R-G14: 5, changed by live continuous and persistent effects on ``p``'s
-        living Characters (effects apply to the Character's controller, R-G18).
-        **Decision:** never below 1; a dead Character's stack is set aside, so its
-        effects no longer hold."""
+    def shown_icons(self, p: int, icons: tuple[str, ...] | list[str]) -> int:
+        """R-H5: how many of ``icons`` ``p``'s family shows, living or dead."""
+        total = 0
+        for c in self.members(p):
+            total += sum(1 for i in self.visible_of(c).icons if i in icons)
+        return total
+
+    def story_of(self, p: int) -> int:
+        """The Story ``p`` controls, or -1 (one at a time, R-H5)."""
+        for story, owner in self.stories.items():
+            if owner == p:
+                return story
+        return -1
+
+    def held_steps(self, p: int) -> list[Step]:
+        """Lasting effect steps that apply to ``p`` now: live continuous and persistent
+        effects on their living Characters and Guests (R-G18, R-G19, R-H8) and the
+        continuous effects of their Story (R-H5). A dead Character's stack is set
+        aside, so its effects no longer hold."""
         if self.game.config.beginner:
-            return BASE_DRAW_LIMIT
-        total = BASE_DRAW_LIMIT
+            return []
+        steps: list[Step] = []
         for c in self.living_of(p):
             v = self.visible_of(c)
             for when in ("continuous", "persistent"):
                 for effect in v.live_effects(when):
-                    for step in effect.steps:
-                        if step.name == "draw_limit":
-                            total += step.param
+                    steps.extend(effect.steps)
+        story = self.story_of(p) if self.stories else -1
+        if story >= 0:
+            for effect in self.cards[story].effects_when("continuous"):
+                steps.extend(effect.steps)
+        return steps
+
+    def draw_limit(self, p: int) -> int:
+        """R-G14: 5, changed by the lasting effects that apply to ``p``.
+        **Decision:** never below 1."""
+        total = BASE_DRAW_LIMIT
+        for step in self.held_steps(p):
+            if step.name == "draw_limit":
+                total += step.param
+            elif step.name == "draw_limit_per_icon":
+                total += step.param.n * self.count_icons(p, step.param.icon)
         return max(1, total)
 
     def family_value(self, p: int) -> int:
-        """R-G25: the Self-Worth of ``p``'s own dead Characters."""
-        return sum(self.self_worth(c) for c in self.families[p] if self.is_dead(c))
+        """R-G25, R-H9: the Self-Worth of ``p``'s dead Characters and dead Guests."""
+        return sum(self.self_worth(c) for c in self.members(p) if self.is_dead(c))
 
     def turn_order_from(self, p: int) -> list[int]:
         return [(p + i) % self.n for i in range(self.n)]
@@ -313,10 +372,14 @@ class GloomState:
         for char, stack in self.stacks.items():
             for c in stack:
                 put(c, f"stack{char}")
-        chars_unplaced = [c.index for c in self.cards
-                          if c.type is CardType.CHARACTER and c.index not in where]
-        for c in chars_unplaced:
-            put(c, "unchosen")
+        for story, owner in self.stories.items():
+            put(story, "middle" if owner < 0 else f"story{owner}")
+        for card in self.cards:
+            if card.index not in where:
+                if card.type is CardType.CHARACTER:
+                    put(card.index, "unchosen")
+                elif card.type in (CardType.GUEST, CardType.STORY):
+                    put(card.index, "unused")  # the other side of a chosen or boxed card
         return where
 
     # --- helpers the effect handlers call -------------------------------------
@@ -434,6 +497,95 @@ class GloomState:
         else:
             self._begin_turn(self.first_player)
 
+    # --- setup by draft (R-H2) -------------------------------------------------
+
+    def _draft_options(self) -> tuple[int, ...]:
+        chosen = {c for fam in self.families for c in fam}
+        return tuple(self.codec.choose_card(c) for c in self.game.characters if c not in chosen)
+
+    def _draft(self, p: int, c: int) -> None:
+        """One pick of the draft. **Decision:** players choose one Character at a time
+        in turn order, round after round, until each has ``draft_size``."""
+        self.families[p].append(c)
+        self.stacks[c] = [c]
+        self.controller[c] = p
+        self.emit("choose", f"Player {p + 1} chooses {self.name(c)}.", player=p, card=c)
+        picks = sum(len(f) for f in self.families)
+        if picks < self.n * self.game.config.draft_size:
+            nxt = self.turn_order_from(self.first_player)[picks % self.n]
+            self.decision = Decision(nxt, SETUP_DRAFT, self._draft_options())
+            return
+        # The unchosen are flipped; some of their reverse sides, at random, go to the middle.
+        chosen = {c2 for fam in self.families for c2 in fam}
+        backs = [self.game.back_of[c2] for c2 in self.game.characters
+                 if c2 not in chosen and c2 in self.game.back_of]
+        self.rng.shuffle(backs)
+        for b in sorted(backs[: self.game.config.stories_guests]):
+            if self.cards[b].type is CardType.GUEST:
+                self.guests.append(b)
+                self.stacks[b] = [b]
+                self.controller[b] = UNCONTROLLED
+            else:
+                self.stories[b] = UNCONTROLLED
+            self.emit("middle", f"{self.cards[b].type.value.title()} {self.name(b)} waits in "
+                      "the middle.", card=b)
+        self._begin_turn(self.first_player)
+
+    # --- Stories (R-H5) and Guests (R-H7) -------------------------------------
+
+    def can_claim(self, p: int, story: int) -> bool:
+        """R-H5: ``p`` meets the requirement, and shows more of its icons than the
+        current holder when another player holds it."""
+        owner = self.stories[story]
+        if owner == p:
+            return False
+        req = self.cards[story].requires
+        for icon, n in req:
+            if self.shown_icons(p, (icon,)) < n:
+                return False
+        if owner >= 0:
+            icons = tuple(i for i, _ in req)
+            return self.shown_icons(p, icons) > self.shown_icons(owner, icons)
+        return True
+
+    def _claim(self, p: int, story: int) -> None:
+        owner = self.stories[story]
+        old = self.story_of(p)
+        if old >= 0:
+            self.stories[old] = UNCONTROLLED
+            self.emit("story_returned", f"{self.name(old)} returns to the middle.", player=p,
+                      card=old)
+        self.stories[story] = p
+        frm = f" from player {owner + 1}" if owner >= 0 else ""
+        self.emit("claim", f"Player {p + 1} claims the Story {self.name(story)}{frm}.",
+                  player=p, card=story)
+        if not self.game.config.beginner:
+            for effect in self.cards[story].effects_when("immediate"):
+                self.push_steps(Ctx(p, story, -1, ()), effect.steps)
+
+    def _follow(self, ctx: Ctx) -> None:
+        """R-H7: after a card resolves on a Character, each Guest whose live persistent
+        'follows' matches it joins that Character's family with its whole stack.
+        **Decision:** nothing moves when the Character is itself in the middle."""
+        if self.over or self.game.config.beginner:
+            return
+        card = self.cards[ctx.card]
+        dest = self.controller.get(ctx.target, UNCONTROLLED)
+        if dest < 0:
+            return
+        for g in self.guests:
+            if g == ctx.target or self.controller[g] == dest:
+                continue
+            for effect in self.visible_of(g).live_effects("persistent"):
+                if any(st.name == "follows" and st.param.triggered_by(card) for st in effect.steps):
+                    old = self.controller[g]
+                    self.controller[g] = dest
+                    frm = "the middle" if old < 0 else f"player {old + 1}'s family"
+                    self.emit("follow", f"{self.name(g)} follows {card.name} from {frm} to "
+                              f"player {dest + 1}'s family.", player=dest, card=g,
+                              target=ctx.target)
+                    break
+
     def _family_choosers(self) -> list[int]:
         """Seats that choose a family: all, except the fifth seat of a 5-player game
         on four families, who gets the set-aside Characters (R-G8)."""
@@ -497,6 +649,9 @@ class GloomState:
                 p = (p + 1) % self.n
                 continue
             self.emit("turn", f"Turn {self.turn}: player {p + 1} plays.", player=p)
+            extra = sum(st.param for st in self.held_steps(p) if st.name == "turn_draw")
+            if extra:
+                self.draw(p, extra)
             self.decision = Decision(p, PLAY)
             return
 
@@ -542,6 +697,8 @@ class GloomState:
                 out.extend(codec.play(c, ch) for ch in negative)
             if counted and self.game.config.edition == 1:
                 out.append(codec.discard_one(c))
+        if counted and self.stories:
+            out.extend(codec.claim_story(s) for s in self.stories if self.can_claim(p, s))
         out.sort()
         return out
 
@@ -564,6 +721,18 @@ class GloomState:
                 return "an Untimely Death may only be the first play of a turn (R-G11)"
             if card.type is CardType.EVENT:
                 return "an Event is played without a target"
+        if dec.kind is Kind.CLAIM_STORY:
+            if dec.card not in self.stories:
+                return f"{self.name(dec.card)} is not a Story in play"
+            if self.stories[dec.card] == p:
+                return f"player {p + 1} already holds {self.name(dec.card)}"
+            if self.counted_used >= 2:
+                return "claiming a Story takes one of the two plays, and both are used (R-H4)"
+            need = ", ".join(f"{n} {i}" for i, n in self.cards[dec.card].requires)
+            owner = self.stories[dec.card]
+            more = (f", and more of those icons than player {owner + 1} shows"
+                    if owner >= 0 else "")
+            return f"{self.name(dec.card)} needs your family to show {need}{more} (R-H5)"
         if dec.kind is Kind.DISCARD_HAND and self.game.config.edition == 1:
             return "1st edition: discard one card instead of the whole hand (R-G12)"
         if dec.kind is Kind.DISCARD_ONE and self.game.config.edition == 2:
@@ -594,6 +763,10 @@ class GloomState:
             self.counted_used += 1
             self.discard_from_hand(p, dec.card)
             return
+        if dec.kind is Kind.CLAIM_STORY:
+            self.counted_used += 1
+            self._claim(p, dec.card)
+            return
         card = self.cards[dec.card]
         free = self._free_for(card.type)
         if free is not None:
@@ -607,6 +780,7 @@ class GloomState:
         on = f" on {self.name(target)}" if target >= 0 else ""
         self.emit("play", f"Player {p + 1} plays {card.name}{on}.", player=p,
                   card=dec.card, target=None if target < 0 else target)
+        # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
         resolver = self.controller[target] if target >= 0 else p
         ctx = Ctx(resolver, dec.card, target, icons)
         self.cancelled = False
@@ -654,6 +828,8 @@ class GloomState:
             task = self.queue.pop()
             if task.step == "_finish_play":
                 self._finish_play(task.ctx)
+            elif task.step == "_follow":
+                self._follow(task.ctx)
             elif task.step == "_respond":
                 self._ask_respond(task)
             elif task.step == "_discard_event":
@@ -687,10 +863,15 @@ class GloomState:
             self.limbo.remove(ctx.card)
             self.stacks[ctx.target].append(ctx.card)
             if card.type is CardType.UNTIMELY_DEATH:
+                owner = self.controller[ctx.target]
                 self.emit("death", f"{self.name(ctx.target)} dies: {card.name}.",
-                          card=ctx.card, target=ctx.target, player=self.controller[ctx.target])
+                          card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
                 if self._check_end():
                     return
+            if self.guests:
+                self.queue.append(Task("_follow", ctx, None))  # after the effects (R-H7)
+        if ctx.resolver < 0:
+            return  # **Decision:** nobody resolves a card played on a Guest in the middle
         if not beginner:
             for effect in card.effects:
                 if effect.when == "immediate":
@@ -743,6 +924,8 @@ class GloomState:
             return f"discard {self.name(dec.card)}"
         if dec.kind is Kind.PLAY_EVENT:
             return f"play the Event {self.name(dec.card)}"
+        if dec.kind is Kind.CLAIM_STORY:
+            return f"claim the Story {self.name(dec.card)}"
         return f"play {self.describe_card(dec.card)} on {self.describe_card(dec.target)}"
 
     def action_parts(self, action: int) -> tuple[str, str, int] | None:
@@ -756,9 +939,11 @@ class GloomState:
 
     def describe_card(self, c: int) -> str:
         card = self.cards[c]
-        if card.type is CardType.CHARACTER:
+        if card.type in (CardType.CHARACTER, CardType.GUEST):
             if c in self.stacks:
-                return f"{card.name} ({self.self_worth(c):+d}, player {self.controller[c] + 1})"
+                owner = self.controller[c]
+                whose = "in the middle" if owner < 0 else f"player {owner + 1}"
+                return f"{card.name} ({self.self_worth(c):+d}, {whose})"
             return card.name
         pts = [p for p in card.points if p is not None]
         return f"{card.name} ({', '.join(f'{p:+d}' for p in pts)})" if pts else card.name

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gloomtable.games.gloom.cards import CardType
+
 if TYPE_CHECKING:
     from gloomtable.games.gloom.state import GloomState
 
@@ -30,7 +32,14 @@ def character_view(state: GloomState, c: int) -> dict[str, Any]:
         "live_effects": live,
         "dead": state.is_dead(c),
         "controller": state.controller[c],
+        "guest": state.cards[c].type is CardType.GUEST,
     }
+
+
+def story_view(state: GloomState, s: int) -> dict[str, Any]:
+    card = state.cards[s]
+    return {"card": s, "name": card.name, "text": card.text,
+            "requires": dict(card.requires), "controller": state.stories[s]}
 
 
 def _playing(state: GloomState) -> dict[str, Any] | None:
@@ -47,7 +56,7 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
     d = state.decision
     deciding = viewer is not None and not state.over and d.player == viewer
     return {
-        "game": "gloom",
+        "game": state.game.name,
         "viewer": viewer,
         "players": state.n,
         "turn": state.turn,
@@ -69,11 +78,22 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
             {"index": f, "id": fam.id, "name": fam.name}
             for f, fam in enumerate(state.game.deck.families) if state.family_taken[f] < 0
         ],
+        "characters_available": [
+            {"card": c, "name": state.name(c)}
+            for c in (state.codec.chosen_card(a) for a in d.options)
+        ] if d.kind == "choose_character" and not state.over else [],
         "families": [
             {"player": p, "family_value": state.family_value(p),
-             "characters": [character_view(state, c) for c in fam]}
+             "characters": [character_view(state, c) for c in fam],
+             "guests": [character_view(state, g) for g in state.guests
+                        if state.controller[g] == p],
+             "story": None if state.story_of(p) < 0 else story_view(state, state.story_of(p))}
             for p, fam in enumerate(state.families)
         ],
+        "middle": {
+            "guests": [character_view(state, g) for g in state.guests if state.controller[g] < 0],
+            "stories": [story_view(state, s) for s, owner in state.stories.items() if owner < 0],
+        },
         "legal_actions": state.legal_actions() if deciding else [],
         "over": state.over,
         "result": state.result().to_dict() if state.over else None,
