@@ -123,8 +123,10 @@ def new_game(deck: Deck | None = None, players: int = 2, seed: int = 0, **config
 
 def pass_setup(state: GloomState) -> GloomState:
     """Answer every setup question with its first legal action: each chooser takes
-    the lowest free family and sets aside the first Character offered."""
-    while not state.is_over() and state.decision.kind in ("choose_family", "set_aside"):
+    the lowest free family (or, in a draft, the first Character still free) and
+    sets aside the first Character offered."""
+    while not state.is_over() and state.decision.kind in ("choose_family", "set_aside",
+                                                          "choose_character"):
         state.apply(state.legal_actions()[0])
     return state
 

@@ -1,6 +1,7 @@
 """Property tests over whole seeded random Gloom games (issue: core Gloom).
 
-500 games of 2 to 5 players: every card in exactly one place after every
+500 games of 2 to 5 players, a third each of classic Gloom, Gloomier and the
+classic+gloomier mix (R-H10): every card in exactly one place after every
 action (R-G9, R-G23), replay from the record reproduces every state, views
 depend only on what the seat may know, Family Values equal an independent
 recount (R-G25), and every game ends or hits the counted cap (R-G24).
@@ -21,6 +22,7 @@ from gloomtable.games.gloom.game import GloomConfig, GloomGame
 from gloomtable.games.gloom.state import GloomState
 
 GAMES = 500
+SET_MIXES = (("classic",), ("gloomier",), ("classic", "gloomier"))
 VIEW_CHECKED_GAMES = 60
 
 
@@ -32,7 +34,7 @@ def recount_family_value(state: GloomState, p: int) -> int:
     """R-G25 recomputed without the engine's cardinal-rule code: scan each dead
     Character's stack from the top for the first card printing each point slot."""
     total = 0
-    for c in state.families[p]:
+    for c in state.members(p):  # chosen Characters and controlled Guests (R-H9)
         stack = [state.cards[i] for i in state.stacks[c]]
         if stack[-1].type is not CardType.UNTIMELY_DEATH:
             continue
@@ -63,7 +65,8 @@ def scramble_hidden(state: GloomState, viewer: int, rng: Rng) -> GloomState:
 
 def play_one(seed: int, check_views: bool) -> tuple[GloomGame, GameRecord, list[str], GloomState]:
     players = 2 + seed % 4
-    game = GloomGame(GloomConfig(players=players, edition=1 if seed % 7 == 0 else 2))
+    sets = SET_MIXES[seed % len(SET_MIXES)]
+    game = GloomGame(GloomConfig(players=players, sets=sets, edition=1 if seed % 7 == 0 else 2))
     state = game.new_initial_state(seed)
     bot = RandomBot(seed)
     rng = Rng(seed + 99)

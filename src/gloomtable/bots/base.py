@@ -41,18 +41,22 @@ def bot_action(bot: Bot, state: State, legal: list[int]) -> int:
 LEVELS = ("random", "easy", "medium", "hard")
 """The level names a player picks from, in every game and client."""
 
+ALIASES = {"sensible": "easy", "heuristic": "medium"}
+"""Older names kept working. ``sensible`` and ``heuristic`` still build the very
+bots they always did (golden playthroughs depend on them)."""
+
+GLOOM_GAMES = ("gloom", "gloomier")
+
 
 def make_bot(level: str, game: str, seed: int) -> Bot:
-    """A bot by level name for a game. Levels grow as bots land."""
-    if level == "random":
-        return RandomBot(seed)
-    if level == "sensible" and game == "gloom":
-        from gloomtable.bots.gloom_sensible import GloomSensibleBot
+    """A bot by level name (see :data:`LEVELS`, docs/bots.md) for a game.
 
-        return GloomSensibleBot(seed)
-    if level == "heuristic" and game == "creatures":
-        from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
+    ``random`` is uniform; ``easy`` the plain rule-of-thumb player; ``medium``
+    the stronger heuristic; ``hard`` an ISMCTS search over sampled hidden cards."""
+    from gloomtable.bots.levels import build
 
-        return CreaturesHeuristicBot(seed)
-    known = {"gloom": "random, sensible", "creatures": "random, heuristic"}.get(game, "random")
-    raise ConfigError(f"unknown bot level {level!r} for {game}; known: {known}")
+    bot = build(level, game, seed)
+    if bot is None:
+        names = ", ".join([*LEVELS, *ALIASES])
+        raise ConfigError(f"unknown bot level {level!r} for {game}; known levels: {names}")
+    return bot

@@ -159,3 +159,49 @@ class CreaturesHeuristicBot:
         if draw not in legal or best_gain > DRAW_VALUE:
             return best_flip
         return draw
+
+
+def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
+    """A fast version of the heuristic for search rollouts: its own hand only
+    (no reading of the leader's likely cards), about ten times cheaper."""
+    if len(legal) == 1:
+        return legal[0]
+    machines = view["machines"]
+    hand = [c["id"] for c in view["hand"]]
+    tops = [m["top"] or 0 for m in machines]
+    plus = [1 if m["side"] == "+" else 0 for m in machines]
+    if view["decision"] == "same_number":
+        me, totals = view["viewer"], view["totals"]
+        n = len(totals)
+        others = [(me + k) % n for k in range(1, n)]
+        leader = min(others, key=lambda q: totals[q])
+        if DRAW_BASE + leader in legal:
+            return DRAW_BASE + leader
+        best, best_cost = legal[0], float("inf")
+        for a in legal:
+            if FLIP_BASE <= a < DRAW_BASE:
+                flipped = plus[:]
+                flipped[a - FLIP_BASE] ^= 1
+                cost = stuck_cost(hand, tops, flipped)
+                if cost < best_cost:
+                    best, best_cost = a, cost
+        return best
+    best, best_score = legal[0], float("inf")
+    for a in legal:
+        if a == PASS:
+            continue
+        card = a - PLAY_BASE
+        col, num = COLOUR[card], NUMBER[card]
+        rest = [c for c in hand if c != card]
+        new_tops = tops[:]
+        new_tops[col] = num
+        score = stuck_cost(rest, new_tops, plus) - 0.01 * PENALTY[card]
+        if num in DNA_NUMBERS and len(rest) > 1:
+            score += DNA_KEEP
+        if tops[col] == num:
+            score -= DRAW_VALUE
+        if not rest:
+            score -= GO_OUT
+        if score < best_score:
+            best, best_score = a, score
+    return best

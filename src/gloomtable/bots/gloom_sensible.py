@@ -33,6 +33,9 @@ class GloomSensibleBot:
         cards = game.deck.cards
         me = view["viewer"]
         chars = {ch["card"]: ch for fam in view["families"] for ch in fam["characters"]}
+        guests = [g for fam in view["families"] for g in fam.get("guests", [])]
+        for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:  # Gloomier
+            chars.setdefault(guest["card"], guest)
         kind = view["decision"]["kind"] if view["decision"] else ""
         best, best_score = legal[0], float("-inf")
         for a in legal:
@@ -78,7 +81,9 @@ class GloomSensibleBot:
 
     def _death_score(self, view: dict[str, Any], me: int, ch: dict[str, Any], after: int,
                      mine: bool) -> float:
-        fam = next(f for f in view["families"] if f["player"] == ch["controller"])
+        fam = next((f for f in view["families"] if f["player"] == ch["controller"]), None)
+        if fam is None:  # a Guest nobody controls
+            return -1.0
         living = [c for c in fam["characters"] if not c["dead"]]
         ends = len(living) == 1
         values = [f["family_value"] for f in view["families"]]

@@ -14,32 +14,64 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import GAMES, make_game, replay_record
+from gloomtable.i18n import LANGUAGES, LanguageError
+from gloomtable.i18n.cli_language import CliLanguage, startup_language
+
+LANG = CliLanguage(startup_language())
+_, ngettext = LANG.gettext, LANG.ngettext
+LangOpt = Annotated[str | None, typer.Option(
+    "--lang", help=_("Language: {langs} (default: from LANG).").format(langs=", ".join(LANGUAGES)))]
 
 app = typer.Typer(
-    help="gloomtable: play the Gloom family of card games with every rule enforced.",
+    help=_("gloomtable: play the Gloom family of card games with every rule enforced."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-deck_app = typer.Typer(help="Check deck files and print their schema.", no_args_is_help=True)
+deck_app = typer.Typer(help=_("Check deck files and print their schema."), no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
 
 err = Console(stderr=True, soft_wrap=True)
-GameOpt = Annotated[str, typer.Option("--game", "-g", help=f"One of: {', '.join(GAMES)}.")]
+GameOpt = Annotated[str, typer.Option("--game", "-g", help=_("One of: {games}.").format(
+    games=", ".join(GAMES)))]
 
 
 def fail(message: str, code: int = 2) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]{_('error:')}[/] {message}", highlight=False)
     raise typer.Exit(code)
 
 
+def set_language(lang: str | None) -> None:
+    """Apply a ``--lang`` option, or fail with the languages we ship."""
+    try:
+        LANG.set(lang)
+    except LanguageError:
+        fail(_("--lang {lang!r}: not a shipped language; choose one of {langs}").format(
+            lang=lang, langs=", ".join(LANGUAGES)))
+
+
+@app.callback()
+def main_options(lang: LangOpt = None) -> None:
+    """gloomtable: play the Gloom family of card games with every rule enforced."""
+    set_language(lang)
+
+
+SetsOpt = Annotated[str | None, typer.Option(
+    "--sets", help=_("Gloom: shipped set names or deck files to mix, separated by commas "
+                     "(e.g. classic,gloomier)."))]
+
+
 def table_config(game: str, players: int | None, edition: int | None, beginner: bool,
-                 cap: int | None) -> dict[str, Any]:
+                 cap: int | None, sets: str | None = None) -> dict[str, Any]:
     """Build a game config from the shared options, refusing ones a game lacks."""
     config: dict[str, Any] = {}
     if players is not None:
         config["players"] = players
-    if game == "gloom":
+    if sets is not None:
+        if game not in ("gloom", "gloomier"):
+            fail(_("--sets is a Gloom option, not a {game} option").format(game=game))
+        config["sets"] = [s.strip() for s in sets.split(",") if s.strip()]
+    if game in ("gloom", "gloomier"):
         if edition is not None:
             config["edition"] = edition
         if beginner:
@@ -48,36 +80,40 @@ def table_config(game: str, players: int | None, edition: int | None, beginner: 
             config["turn_cap"] = cap
     else:
         if edition is not None or beginner:
-            fail(f"--edition and --beginner are Gloom options, not {game} options")
+            fail(_("--edition and --beginner are Gloom options, not {game} options").format(game=game))
         if cap is not None:
             config["turn_cap"] = cap
     return config
 
 
-@app.command()
+@app.command(help=_("Play in the terminal: you against bots, or several people taking turns."))
 def play(
     game: GameOpt = "gloom",
-    players: Annotated[int | None, typer.Option(help="Seats at the table (2-5).")] = None,
-    humans: Annotated[int, typer.Option(help="How many seats are people (hot-seat).")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed (random if omitted).")] = None,
-    edition: Annotated[int | None, typer.Option(help="Gloom rules edition: 1 or 2.")] = None,
-    beginner: Annotated[bool, typer.Option(help="Gloom: ignore card effects.")] = False,
+    players: Annotated[int | None, typer.Option(help=_("Seats at the table (2-5)."))] = None,
+    humans: Annotated[int, typer.Option(help=_("How many seats are people (hot-seat)."))] = 1,
+    seed: Annotated[int | None, typer.Option(help=_("Seed (random if omitted)."))] = None,
+    edition: Annotated[int | None, typer.Option(help=_("Gloom rules edition: 1 or 2."))] = None,
+    beginner: Annotated[bool, typer.Option(help=_("Gloom: ignore card effects."))] = False,
     bots: Annotated[str | None, typer.Option(
-        help="Bot level for the other seats (default: the game's best).")] = None,
-    save: Annotated[Path | None, typer.Option(help="Save the game record here.")] = None,
+        help=_("Bot level for the other seats (default: the game's best)."))] = None,
+    save: Annotated[Path | None, typer.Option(help=_("Save the game record here."))] = None,
+    sets: SetsOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play in the terminal: you against bots, or several people taking turns."""
     from gloomtable.cli.terminal import play_terminal
 
-    if game == "gloom" and players is None:
+    set_language(lang)
+
+    if game in ("gloom", "gloomier") and players is None:
         players = 4
-    config = table_config(game, players, edition, beginner, None)
+    config = table_config(game, players, edition, beginner, None, sets)
     try:
         g = make_game(game, config)
     except GloomtableError as exc:
         fail(str(exc))
     if not 0 <= humans <= g.num_players:
-        fail(f"--humans must be between 0 and {g.num_players}")
+        fail(_("--humans must be between 0 and {n}").format(n=g.num_players))
     if seed is None:
         import secrets
 
@@ -89,26 +125,31 @@ def play(
         make_bot(level, game, 0)
     except GloomtableError as exc:
         fail(str(exc))
-    play_terminal(g, seed, humans, level, save)
+    play_terminal(g, seed, humans, level, save, lang=LANG.lang)
 
 
-@app.command()
+@app.command(help=_("Play many bot games and report speed, length and win share by seat."))
 def simulate(
     game: GameOpt = "gloom",
-    players: Annotated[int | None, typer.Option(help="Seats at the table.")] = None,
-    games: Annotated[int, typer.Option(help="How many games.", min=1)] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
-    bots: Annotated[str, typer.Option(help="Bot level, or one per seat separated by commas.")] = "random",
-    edition: Annotated[int | None, typer.Option(help="Gloom rules edition: 1 or 2.")] = None,
-    beginner: Annotated[bool, typer.Option(help="Gloom: ignore card effects.")] = False,
-    cap: Annotated[int | None, typer.Option(help="Safety cap on turns per game.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    save_dir: Annotated[Path | None, typer.Option(help="Write every game's record here.")] = None,
+    players: Annotated[int | None, typer.Option(help=_("Seats at the table."))] = None,
+    games: Annotated[int, typer.Option(help=_("How many games."), min=1)] = 100,
+    seed: Annotated[int, typer.Option(help=_("Seed of the whole run."))] = 1,
+    bots: Annotated[str, typer.Option(help=_("Bot level, or one per seat separated by commas."))] = "random",
+    edition: Annotated[int | None, typer.Option(help=_("Gloom rules edition: 1 or 2."))] = None,
+    beginner: Annotated[bool, typer.Option(help=_("Gloom: ignore card effects."))] = False,
+    cap: Annotated[int | None, typer.Option(help=_("Safety cap on turns per game."))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
+    save_dir: Annotated[Path | None, typer.Option(help=_("Write every game's record here."))] = None,
+    sets: SetsOpt = None,
+    workers: Annotated[int, typer.Option(
+        help=_("Processes to play in (0: one per core); results do not depend on it."))] = 1,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help=_("Run on the Ray cluster at this address ('local': start one); needs Ray."))] = None,
 ) -> None:
     """Play many bot games and report speed, length and win share by seat."""
     from gloomtable.simulate import simulate as run
 
-    config = table_config(game, players, edition, beginner, cap)
+    config = table_config(game, players, edition, beginner, cap, sets)
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     show_bar = sys.stderr.isatty() and not as_json
     try:
@@ -116,73 +157,157 @@ def simulate(
         if show_bar:
             with Progress("[progress.description]{task.description}", BarColumn(),
                           MofNCompleteColumn(), TimeRemainingColumn(), console=err) as bar:
-                task = bar.add_task(f"simulating {game}", total=games)
+                task = bar.add_task(_("simulating {game}").format(game=game), total=games)
                 report = run(game, config, games, seed, levels, save_dir,
-                             on_game=lambda i: bar.advance(task))
+                             on_game=lambda i: bar.advance(task), workers=workers, ray_address=ray)
         else:
-            report = run(game, config, games, seed, levels, save_dir)
+            report = run(game, config, games, seed, levels, save_dir, workers=workers, ray_address=ray)
     except GloomtableError as exc:
         fail(str(exc))
     data = report.to_dict()
     if as_json:
         print(json.dumps(data))
         return
-    print(f"{data['games']} games of {game} for {data['players']} players "
-          f"({', '.join(levels)} bots), seed {seed}")
-    print(f"  speed:   {data['games_per_s']} games/s, {data['actions_per_s']} actions/s "
-          f"({data['mean_actions']} actions per game)")
-    print(f"  length:  mean {data['mean_rounds']} rounds, median {data['median_rounds']}")
-    print(f"  capped:  {data['capped_games']} games ({data['capped']:.1%}) hit the turn cap")
-    print("  wins:    " + ", ".join(f"seat {i + 1} {w:.1%}"
-                                   for i, w in enumerate(data["win_share_by_seat"])))
+    print(ngettext("{n} game of {game} for {players} players ({bots} bots), seed {seed}",
+                   "{n} games of {game} for {players} players ({bots} bots), seed {seed}",
+                   data["games"]).format(n=data["games"], game=game, players=data["players"],
+                                         bots=", ".join(levels), seed=seed))
+    print("  " + _("speed:   {g} games/s, {a} actions/s ({m} actions per game)").format(
+        g=data["games_per_s"], a=data["actions_per_s"], m=data["mean_actions"]))
+    print("  " + _("length:  mean {mean} rounds, median {median}").format(
+        mean=data["mean_rounds"], median=data["median_rounds"]))
+    print("  " + ngettext("capped:  {n} game ({share}) hit the turn cap",
+                          "capped:  {n} games ({share}) hit the turn cap", data["capped_games"]).format(
+        n=data["capped_games"], share=f"{data['capped']:.1%}"))
+    print("  " + _("wins:    {shares}").format(shares=", ".join(
+        _("seat {n} {share}").format(n=i + 1, share=f"{w:.1%}")
+        for i, w in enumerate(data["win_share_by_seat"]))))
     if save_dir is not None:
-        print(f"  records: {save_dir}")
+        print("  " + _("records: {path}").format(path=save_dir))
 
 
-@app.command()
-def replay(record: Annotated[Path, typer.Argument(help="A record saved by play or simulate.")]) -> None:
+@app.command(help=_("Replay a saved game record and print the final table and scores."))
+def replay(
+    record: Annotated[Path, typer.Argument(help=_("A record saved by play or simulate."))],
+    chronicle: Annotated[bool, typer.Option(help=_("Tell the game's chronicle instead."))] = False,
+    fmt: Annotated[str, typer.Option("--format", help=_("Chronicle format: md or html."))] = "md",
+    out: Annotated[Path | None, typer.Option(help=_("Write the chronicle to this file."))] = None,
+    narrate: Annotated[bool, typer.Option(help=_("Chronicle: narrate plays nobody narrated."))] = True,
+) -> None:
     """Replay a saved game record and print the final table and scores."""
+    if chronicle:
+        from gloomtable.designer.commands import replay_chronicle
+
+        replay_chronicle(record, fmt, out, narrate)
+        return
+    from gloomtable.i18n.client import localizer_for
+
     try:
         rec = GameRecord.load(record)
         state = replay_record(rec)
     except GloomtableError as exc:
         fail(f"{record}: {exc}")
-    print(state.render(None))
+    print(localizer_for(make_game(rec.game, rec.config), LANG.lang).render(state, None))
+    n = len(rec.actions)
     if not state.is_over():
-        print(f"\n(The record stops before the end: {len(rec.actions)} actions replayed.)")
+        print("\n" + ngettext("(The record stops before the end: {n} action replayed.)",
+                              "(The record stops before the end: {n} actions replayed.)", n).format(n=n))
     else:
         res = state.result()
-        print(f"\nReplayed {len(rec.actions)} actions. Scores: {list(res.scores)}; "
-              f"winner(s): {', '.join(f'player {w + 1}' for w in res.winners)}")
+        print("\n" + ngettext("Replayed {n} action. Scores: {scores}; winner(s): {names}",
+                              "Replayed {n} actions. Scores: {scores}; winner(s): {names}", n).format(
+            n=n, scores=list(res.scores), names=", ".join(LANG.tr.player(w) for w in res.winners)))
 
 
-@deck_app.command("check")
-def deck_check(path: Annotated[str, typer.Argument(help="A deck file, or a shipped set name.")]) -> None:
+@deck_app.command("check", help=_("Validate a deck; print its counts by type and its families."))
+def deck_check(path: Annotated[str, typer.Argument(help=_("A deck file, or a shipped set name."))]) -> None:
     """Validate a deck; print its counts by type and its families."""
     from gloomtable.games.gloom.deck import DeckError, load_deck
 
     try:
         deck = load_deck(path)
     except DeckError as exc:
-        err.print(f"[bold red]{len(exc.problems)} problem(s)[/] in {exc.source}:", highlight=False)
+        err.print("[bold red]" + ngettext("{n} problem", "{n} problems", len(exc.problems)).format(
+            n=len(exc.problems)) + "[/] " + _("in {source}:").format(source=exc.source), highlight=False)
         for p in exc.problems:
             err.print(f"  {exc.source}: {p}", highlight=False, markup=False)
         raise typer.Exit(1) from None
     counts = deck.counts()
-    print(f"{deck.source}: {deck.name} is valid")
+    print(_("{source}: {name} is valid").format(source=deck.source, name=deck.name))
     for kind, n in counts.items():
-        print(f"  {kind.replace('_', ' ')}s: {n}")
-    print(f"  families: {len(deck.families)}")
+        print(f"  {card_kind_plural(kind)}: {n}")
+    print("  " + _("families: {n}").format(n=len(deck.families)))
     for fam in deck.families:
-        print(f"    {fam.name}: {len(fam.characters)} Characters")
+        print(f"    {fam.name}: " + ngettext("{n} Characters", "{n} Characters", len(fam.characters)).format(
+            n=len(fam.characters)))
 
 
-@deck_app.command("schema")
+def card_kind_plural(kind: str) -> str:
+    """The heading of a card count in ``deck check``."""
+    names = {"character": _("characters"), "modifier": _("modifiers"), "event": _("events"),
+             "untimely_death": _("untimely deaths"), "guest": _("guests"), "story": _("stories")}
+    return names.get(kind, kind.replace("_", " ") + "s")
+
+
+@deck_app.command("schema", help=_("Print the JSON Schema of deck files (for editor autocompletion)."))
 def deck_schema() -> None:
     """Print the JSON Schema of deck files (for editor autocompletion)."""
     from gloomtable.games.gloom.deck import json_schema
 
     print(json.dumps(json_schema(), indent=2))
+
+
+@app.command(help=_("Show a short rules reference of a game in your language."))
+def rules(game: GameOpt = "gloom", lang: LangOpt = None) -> None:
+    """Show a short rules reference of a game in your language."""
+    from gloomtable.i18n.rules import rules_text
+
+    set_language(lang)
+    try:
+        print(rules_text(game, LANG.lang))
+    except GloomtableError as exc:
+        fail(str(exc))
+
+
+def _designer_commands() -> None:
+    """``deck new``, ``deck gallery`` and ``balance`` live in gloomtable.designer."""
+    from gloomtable.designer.commands import register
+
+    register(app, deck_app)
+
+
+_designer_commands()
+
+
+def _bench_command() -> None:
+    """``gloom bench`` lives in gloomtable.cli.bench (docs/bench.md)."""
+    from gloomtable.cli.bench import bench
+
+    app.command(help=_("Measure engine, bot, RL and server speed against RLCard and PettingZoo."))(bench)
+
+
+_bench_command()
+
+
+def _serve_command() -> None:
+    """``gloom serve`` lives in gloomtable.cli.serve (docs/server.md)."""
+    from gloomtable.cli.serve import serve
+
+    app.command(help=_("Play in the browser: serve the lobby and live tables (docs/server.md)."))(serve)
+
+
+_serve_command()
+
+
+def _tournament_command() -> None:
+    """``gloom tournament`` lives in gloomtable.cli.tournament (docs/bots.md)."""
+    from gloomtable.cli.tournament import tournament
+
+    app.command(help=_("Seat-rotated bot matches: win shares with 95% intervals and Elo ratings."))(
+        tournament)
+
+
+_tournament_command()
 
 
 def main() -> None:

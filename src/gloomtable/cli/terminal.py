@@ -16,6 +16,7 @@ from rich.console import Console
 from gloomtable.bots import bot_action, make_bot
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.engine.record import GameRecord
+from gloomtable.i18n.client import Localizer, localizer_for
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -39,26 +40,34 @@ def decision_kind(view: dict) -> str:
     return str(d or "")
 
 
-def _grouped(state: State, legal: list[int], seat: int) -> list[tuple[str, list[tuple[int, str]]]]:
+def _grouped(state: State, legal: list[int], seat: int,
+             loc: Localizer) -> list[tuple[str, str, list[tuple[int, str]]]]:
     """Collapse "play X on A", "play X on B" into one entry with a target sub-menu,
-    targets listed family by family starting with the seat's own."""
-    groups: dict[str, list[tuple[int, str, int]]] = {}
+    targets listed family by family starting with the seat's own.
+    Each entry is (menu label, what it plays, [(action, target)])."""
+    _ = loc.tr.gettext
+    groups: dict[str, tuple[str, list[tuple[int, str, int]]]] = {}
     parts_of = getattr(state, "action_parts", None)
     n = len(state.view(seat).get("hand_sizes", [])) or 1
     for a in legal:
         parts = parts_of(a) if parts_of is not None else None
         if parts is None:
-            text = state.action_to_string(a)
+            text = loc.action(state, a)
             # Identical texts (two copies of one card) are the same choice to a person.
-            groups.setdefault(text, [(a, text, 0)])
+            groups.setdefault(text, (text, [(a, text, 0)]))
         else:
-            groups.setdefault(f"{parts[0]} on …", []).append((a, parts[1], (parts[2] - seat) % n))
-    return [(label, [(a, t) for a, t, _ in sorted(m, key=lambda x: x[2])])
-            for label, m in groups.items()]
+            what = loc.action_text(parts[0])
+            groups.setdefault(_("{play} on …").format(play=what), (what, []))[1].append(
+                (a, loc.action_text(parts[1]), (parts[2] - seat) % n))
+    return [(label, what, [(a, t) for a, t, _k in sorted(m, key=lambda x: x[2])])
+            for label, (what, m) in groups.items()]
 
 
-def choose_number(prompt: str, count: int, allow_back: bool = False) -> int | None:
-    """Ask for 1..count; re-ask with the reason on bad input. ``None`` means back."""
+def choose_number(prompt: str, count: int, allow_back: bool = False,
+                  loc: Localizer | None = None) -> int | None:
+    """Ask for 1..count; re-ask with the reason on bad input. ``None`` means back.
+    ``q`` quits and ``b`` goes back in every language (the prompts say so)."""
+    _ = (loc or _english()).tr.gettext
     while True:
         raw = ask(prompt).strip().lower()
         if raw in ("q", "quit", "exit"):
@@ -66,64 +75,87 @@ def choose_number(prompt: str, count: int, allow_back: bool = False) -> int | No
         if allow_back and raw in ("b", "back", ""):
             return None
         if not raw.isdigit():
-            console.print(f"  Please type a number from 1 to {count}"
-                          + (", b to go back" if allow_back else "") + ", or q to quit.")
+            msg = (_("Please type a number from 1 to {count}, b to go back, or q to quit.")
+                   if allow_back else _("Please type a number from 1 to {count}, or q to quit."))
+            console.print("  " + msg.format(count=count))
             continue
         n = int(raw)
         if not 1 <= n <= count:
-            console.print(f"  {n} is not on the list: choose 1 to {count}.")
+            console.print("  " + _("{n} is not on the list: choose 1 to {count}.").format(
+                n=n, count=count))
             continue
         return n - 1
 
 
-def human_turn(state: State, seat: int, news: list[str]) -> tuple[int, str | None]:
+def _english() -> Localizer:
+    from gloomtable.i18n.catalog import translator
+
+    return Localizer(translator("en"))
+
+
+def human_turn(state: State, seat: int, news: list[str],
+               loc: Localizer | None = None) -> tuple[int, str | None]:
     """Show the table and what happened, then get one legal action (and narration)."""
+    loc = loc or _english()
+    _ = loc.tr.gettext
     legal = state.legal_actions()
     if news:
-        console.print("[bold]Since your last decision:[/]")
+        console.print("[bold]" + _("Since your last decision:") + "[/]")
         for line in news[-30:]:
             console.print(f"  {line}", markup=False)
         news.clear()
     console.print()
-    console.print(state.render(seat), markup=False)
+    console.print(loc.render(state, seat), markup=False)
     view = state.view(seat)
     kind = decision_kind(view)
-    console.print(f"\n[bold]Player {seat + 1}, your decision ({kind.replace('_', ' ')}):[/]")
-    groups = _grouped(state, legal, seat)
+    console.print("\n[bold]" + _("Player {p}, your decision ({kind}):").format(
+        p=seat + 1, kind=loc.decision(kind)) + "[/]", markup=True)
+    groups = _grouped(state, legal, seat, loc)
     while True:
-        for i, (label, _) in enumerate(groups):
+        for i, (label, _what, _members) in enumerate(groups):
             console.print(f"  {i + 1:>2}. {label}", markup=False)
-        i = choose_number("Choose (q to quit): ", len(groups))
+        i = choose_number(_("Choose (q to quit): "), len(groups), loc=loc)
         assert i is not None
-        label, members = groups[i]
+        label, what, members = groups[i]
         if len(members) == 1:
             action = members[0][0]
             break
-        console.print(f"  {label.removesuffix(' on …')} on which?")
-        for j, (_, target) in enumerate(members):
+        console.print("  " + _("{play} on which?").format(play=what), markup=False)
+        for j, (_a, target) in enumerate(members):
             console.print(f"    {j + 1:>2}. {target}", markup=False)
-        j = choose_number("  Target (b to go back): ", len(members), allow_back=True)
+        j = choose_number("  " + _("Target (b to go back): "), len(members), allow_back=True, loc=loc)
         if j is not None:
             action = members[j][0]
             break
     narration = None
-    if view.get("game") == "gloom" and kind == "play" and state.action_to_string(action).startswith("play"):
-        line = ask("Tell how it happened (optional, Enter to skip): ").strip()
+    played = state.action_to_string(action).startswith("play")
+    if view.get("game") in ("gloom", "gloomier") and kind == "play" and played:
+        line = ask(_("Tell how it happened (optional, Enter to skip): ")).strip()
         narration = line[:300] or None
     return action, narration
 
 
-def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | None) -> None:
-    """Run one game: people at seats ``0..humans-1``, bots of level ``bots`` elsewhere."""
+def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | None,
+                  lang: str = "en") -> None:
+    """Run one game: people at seats ``0..humans-1``, bots of level ``bots`` elsewhere,
+    every text in ``lang`` (the engine's own English lines go through the localizer)."""
+    loc = localizer_for(game, lang)
+    _, ngettext = loc.tr.gettext, loc.tr.ngettext
     n = game.num_players
     state = game.new_initial_state(seed)
     record = GameRecord(game.name, game.config_dict(), seed)
     agents = {p: make_bot(bots, game.name, seed * 31 + p) for p in range(humans, n)}
     news: dict[int, list[str]] = {p: [] for p in range(humans)}
     last_human: int | None = None
-    console.print(f"[bold]{game.name}[/] for {n} players, seed {seed}. "
-                  f"{'You are player 1' if humans == 1 else f'{humans} people'}"
-                  f"{f', {n - humans} {bots} bot(s)' if n > humans else ''}. Type q to quit.")
+    title = {"gloom": _("Gloom"), "gloomier": _("Gloomier: A Night at Hemlock Hall"),
+             "creatures": _("Crazy Creatures")}.get(game.name, game.name)
+    who = _("You are player 1") if humans == 1 else ngettext(
+        "{n} person", "{n} people", humans).format(n=humans)
+    if n > humans:
+        who += ", " + ngettext("{n} {level} bot", "{n} {level} bots", n - humans).format(
+            n=n - humans, level=bots)
+    console.print(f"[bold]{title}[/]: " + _("{n} players, seed {seed}.").format(n=n, seed=seed)
+                  + f" {who}. " + _("Type q to quit."))
     try:
         while not state.is_over():
             p = state.current_player()
@@ -135,51 +167,55 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
                 action = legal[0]  # nothing to answer with: pass silently (R-G20)
             else:
                 if humans > 1 and last_human != p:
-                    console.print("\n" * 3 + f"[bold]Pass the keyboard to player {p + 1}.[/]")
-                    ask("Press Enter when ready. ")
+                    console.print("\n" * 3 + "[bold]" + _("Pass the keyboard to player {p}.").format(
+                        p=p + 1) + "[/]")
+                    ask(_("Press Enter when ready. "))
                 last_human = p
-                action, narration = human_turn(state, p, news[p])
+                action, narration = human_turn(state, p, news[p], loc)
             if narration:
                 record.narration[len(record.actions)] = narration
             events = state.apply(action)
             record.actions.append(action)
             for h in news:
                 if narration and p != h:
-                    news[h].append(f'Player {p + 1}: "{narration}"')
-                news[h].extend(str(e.for_player(h)) for e in events)
+                    news[h].append(_('Player {p}: "{narration}"').format(p=p + 1, narration=narration))
+                news[h].extend(loc.event(e.for_player(h)) for e in events)
             if humans == 0:
                 for e in events:
-                    console.print(str(e.for_player(None)), markup=False)
+                    console.print(loc.event(e.for_player(None)), markup=False)
     except (Quit, KeyboardInterrupt):
-        console.print("\nStopped.")
+        console.print("\n" + _("Stopped."))
         if save is not None:
-            _save(record, save)
+            _save(record, save, loc)
         return
     for h in news:
         if news[h]:
-            console.print(f"[bold]Last moves, as player {h + 1} saw them:[/]")
+            console.print("[bold]" + _("Last moves, as player {p} saw them:").format(p=h + 1) + "[/]")
             for line in news[h][-15:]:
                 console.print(f"  {line}", markup=False)
             break
     console.print()
-    console.print(state.render(None), markup=False)
+    console.print(loc.render(state, None), markup=False)
     if save is not None:
-        _save(record, save)
+        _save(record, save, loc)
 
 
-def _save(record: GameRecord, path: Path) -> None:
+def _save(record: GameRecord, path: Path, loc: Localizer | None = None) -> None:
+    _, ngettext = (loc or _english()).tr.gettext, (loc or _english()).tr.ngettext
     try:
         record.save(path)
     except OSError as exc:
-        console.print(f"[red]Could not save the record to {path}: {exc.strerror}[/]")
+        console.print("[red]" + _("Could not save the record to {path}: {reason}").format(
+            path=path, reason=exc.strerror) + "[/]", markup=True)
         fallback = Path(f"gloom-record-{record.seed}.json")
         try:
             record.save(fallback)
-            console.print(f"Saved it to {fallback} instead.")
+            console.print(_("Saved it to {path} instead.").format(path=fallback))
         except OSError:
             sys.stdout.write(record.to_json() + "\n")
         return
-    console.print(f"Record saved to {path} ({len(record.actions)} actions).")
+    console.print(ngettext("Record saved to {path} ({n} action).", "Record saved to {path} ({n} actions).",
+                           len(record.actions)).format(path=path, n=len(record.actions)))
 
 
 __all__ = ["GloomtableError", "play_terminal"]

@@ -40,6 +40,7 @@ from gloomtable.engine import (
 from gloomtable.games.creatures.actions import (
     DRAW_BASE,
     FLIP_BASE,
+    MAX_PLAYERS,
     NUM_ACTIONS,
     PASS,
     PLAY_BASE,
@@ -66,6 +67,23 @@ SAME_NUMBER = "same_number"
 
 _FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
 _SIGN = ("-", "+")
+
+# The events of plays, passes and flips, built once: an Event is immutable, so
+# every game shares these instead of building ~one per action (docs/bench.md).
+_SEATS = range(MAX_PLAYERS)
+_PASS_EVENT = [Event("pass", f"Player {p + 1} passes", player=p) for p in _SEATS]
+_PLAY_EVENT = [[Event("play", f"Player {p + 1} plays {LABEL[card]}", player=p, card=card)
+                for card in range(NUM_CREATURES)] for p in _SEATS]
+_SAME_EVENT = [[Event("same_number",
+                      f"Same number: player {p + 1} flips a Machine or makes another player draw",
+                      player=p, card=card)
+                for card in range(NUM_CREATURES)] for p in _SEATS]
+_FLIP_EVENT = [[[Event("flip", f"Player {p + 1} flips the {COLOUR_KEYS[c]} Machine to {side}",
+                       player=p, amount=c)
+                 for side in ("- Minimalizer", "+ Growing Machine")]
+                for c in range(NUM_COLOURS)] for p in _SEATS]
+_OUT_EVENT = [Event("out", f"Player {p + 1} has played their last card: "
+                    "every other player takes one final turn", player=p) for p in _SEATS]
 
 
 class CreaturesState:
@@ -143,11 +161,16 @@ class CreaturesState:
         pile = self.piles[COLOUR[card]]
         return FITS[self.plus[COLOUR[card]]][NUMBER[pile[-1]] if pile else 0][NUMBER[card]]
 
+    def fit_rows(self) -> list[tuple[bool, ...]]:
+        """Per colour, which numbers fit its pile now (indexed by number), so a hand
+        is checked with two lookups a card: the hot path of every legal move."""
+        plus = self.plus
+        return [FITS[plus[k]][NUMBER[pile[-1]] if pile else 0] for k, pile in enumerate(self.piles)]
+
     def playable(self, seat: int) -> list[int]:
         """The cards of ``seat``'s hand that fit a pile now (sorted ids)."""
-        piles, plus = self.piles, self.plus
-        tops = [NUMBER[p[-1]] if p else 0 for p in piles]
-        return [c for c in self.hands[seat] if FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
+        rows = self.fit_rows()
+        return [c for c in self.hands[seat] if rows[COLOUR[c]][NUMBER[c]]]
 
     def legal_actions(self) -> list[int]:
         if self.over:
@@ -157,10 +180,9 @@ class CreaturesState:
                 return _FLIPS[:]
             me = self.current
             return _FLIPS + [DRAW_BASE + q for q in range(self.game.players) if q != me]
-        playable = self.playable(self.current)
-        if not playable:
-            return [PASS]  # R-C5: pass only when nothing fits
-        return [PLAY_BASE + c for c in playable]
+        rows = self.fit_rows()
+        plays = [PLAY_BASE + c for c in self.hands[self.current] if rows[COLOUR[c]][NUMBER[c]]]
+        return plays or [PASS]  # R-C5: pass only when nothing fits
 
     def decision(self) -> str | None:
         """What the current player is deciding: ``play``, ``same_number``, or None."""
@@ -180,7 +202,7 @@ class CreaturesState:
             return self._decide(p, a)
         if a == PASS:
             self.passes += 1
-            events = [Event("pass", f"Player {p + 1} passes", player=p)]
+            events = [_PASS_EVENT[p]]
         else:
             events = self._play(p, a - PLAY_BASE)
             if self.pending:
@@ -250,14 +272,10 @@ class CreaturesState:
         same = bool(pile) and NUMBER[pile[-1]] == NUMBER[card]
         pile.append(card)
         self.passes = 0
-        events = [Event("play", f"Player {p + 1} plays {LABEL[card]}", player=p, card=card)]
         if same:
             self.pending = True
-            events.append(Event(
-                "same_number",
-                f"Same number: player {p + 1} flips a Machine or makes another player draw",
-                player=p, card=card))
-        return events
+            return [_PLAY_EVENT[p][card], _SAME_EVENT[p][card]]
+        return [_PLAY_EVENT[p][card]]
 
     def _decide(self, p: int, a: int) -> list[Event]:
         """R-C8: resolve the same-number decision, then the turn ends. A flip event
@@ -267,9 +285,7 @@ class CreaturesState:
         if a < DRAW_BASE:
             c = a - FLIP_BASE
             self.plus[c] ^= 1
-            side = "+ Growing Machine" if self.plus[c] else "- Minimalizer"
-            events = [Event("flip", f"Player {p + 1} flips the {COLOUR_KEYS[c]} Machine to {side}",
-                            player=p, amount=c)]
+            events = [_FLIP_EVENT[p][c][self.plus[c]]]
         else:
             target = a - DRAW_BASE
             card = self.reserve.pop()
@@ -290,8 +306,7 @@ class CreaturesState:
             if not self.hands[p]:
                 self.closer = p
                 self.final_left = n - 1
-                events.append(Event("out", f"Player {p + 1} has played their last card: "
-                                    "every other player takes one final turn", player=p))
+                events.append(_OUT_EVENT[p])
             elif self.passes >= n:
                 self._end_round(events, "every player in a row has passed")
                 self._check_cap(events)

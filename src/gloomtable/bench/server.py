@@ -1,0 +1,248 @@
+"""``gloom bench --server``: N concurrent tables against a real ``gloom serve``.
+
+The server runs as a subprocess on 127.0.0.1 with a fresh SQLite file. Each
+table has one person seat, played over a loopback websocket by this process
+(a random legal choice as soon as the seat decides), and server-side random
+bots in the other seats with no delay. So every move goes through the whole
+path a person's move takes: websocket, checks, store append, broadcast.
+
+Every seat pauses ``think_ms`` before its move (server bots through the table's
+``bot_delay_ms``), as bot tables do; ``think_ms=0`` moves flat out instead, which
+measures capacity, and then a round trip is mostly time in the queue.
+
+- ``moves_per_s``: actions committed on all tables per second (ours and the
+  server bots'), from the state ids the tables report.
+- ``latency_ms``: a move's round trip, from sending ``act`` to receiving the
+  first ``state`` message past it; p50, p90, p99 and max.
+- ``rss_per_table_kb``: the server's resident memory with every table open and
+  connected, minus before any table existed, divided by the tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gloomtable.engine import Rng
+
+READY_TIMEOUT = 30.0
+GAME = "creatures"
+CONFIG = {"rounds": 100}
+"""Long games, so a table keeps moving for the whole measurement."""
+SEATS = 3
+THINK_MS = 250
+"""Default pause of every seat before its move: bot tables at a brisk, steady pace."""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB (Linux ``/proc``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list (``q`` in 0..100)."""
+    if not sorted_values:
+        raise ValueError("no values")
+    k = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
+    return sorted_values[k]
+
+
+class ServerUnderTest:
+    """``gloom serve`` on a free loopback port with a throwaway database."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = _free_port()
+        self.db = workdir / "bench.db"
+        self.log = workdir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gloomtable.cli.main", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--db", str(self.db)],
+                stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gloom serve exited with {self.proc.returncode}: "
+                                   f"{self.log.read_text(errors='replace')[-1500:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"gloom serve did not answer on port {self.port} within {READY_TIMEOUT:g} s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+def create_table(base: str, seed: int, bot_delay_ms: int) -> tuple[str, str]:
+    """A table with one person seat (ours) and random server bots; (id, token)."""
+    seats = [{"kind": "person", "name": "bench"}] + [{"kind": "bot", "level": "random"}] * (SEATS - 1)
+    answer = _post(base + "/api/tables", {"game": GAME, "config": CONFIG, "seats": seats,
+                                          "listed": False, "bot_delay_ms": bot_delay_ms, "seed": seed})
+    return answer["id"], answer["invites"][0]["token"]
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    first_state: dict[str, int] = field(default_factory=dict)
+    last_state: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, float],
+                started: asyncio.Event, tally: Tally, think_s: float) -> None:
+    """One seat's client: connect, wait for the start, then act at once on each own
+    decision until the deadline, timing every round trip."""
+    from websockets.asyncio.client import connect
+
+    rng = Rng(seed)
+    sent_at: float | None = None
+    sent_state = -1
+    pending: list[dict[str, Any]] = []
+    async with connect(f"{ws_url}/ws/{table}?token={token}", max_size=2**22) as ws:
+        while not started.is_set():  # keep the welcome and first states until the start
+            with contextlib.suppress(TimeoutError):
+                pending.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=0.05)))
+        until = box["until"]
+        while True:
+            if pending:
+                msg = pending.pop(0)
+            else:
+                left = until - time.perf_counter()
+                if left <= 0:
+                    return
+                try:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+                except TimeoutError:
+                    return
+            kind = msg.get("type")
+            if kind == "error":
+                tally.errors.append(str(msg.get("code")))
+                continue
+            if kind != "state" or any(m.get("type") == "state" for m in pending):
+                continue  # only the newest queued state matters
+            sid = int(msg["state_id"])
+            tally.first_state.setdefault(table, sid)
+            tally.last_state[table] = sid
+            if sent_at is not None and sid > sent_state:
+                tally.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if msg.get("over"):
+                return
+            choices = msg.get("choices") or []
+            if choices and sent_at is None and sid != sent_state:
+                if think_s > 0:
+                    await asyncio.sleep(think_s)
+                    if time.perf_counter() >= until:
+                        return
+                action = choices[rng.below(len(choices))]["action"]
+                sent_state, sent_at = sid, time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action, "state_id": sid}))
+
+
+async def _run_clients(base: str, tables: list[tuple[str, str]], seconds: float, seed: int,
+                       think_s: float) -> Tally:
+    """Connect every seat, then start them all at once for ``seconds``."""
+    ws_url = base.replace("http://", "ws://")
+    tally = Tally()
+    started = asyncio.Event()
+    box = {"until": 0.0}
+    tasks = [asyncio.create_task(_play(ws_url, t, tok, seed * 7919 + i, box, started, tally, think_s))
+             for i, (t, tok) in enumerate(tables)]
+    await asyncio.sleep(min(5.0, 0.5 + len(tables) / 100))  # connections open, welcomes arrive
+    box["until"] = time.perf_counter() + seconds
+    started.set()
+    for r in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(r, BaseException):
+            tally.errors.append(f"{type(r).__name__}: {r}")
+    return tally
+
+
+def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
+                 think_ms: int = THINK_MS) -> dict[str, Any]:
+    """Start a server, open ``tables`` tables, move them for ``seconds``; the figures.
+    Every seat waits ``think_ms`` before its move (server bots by the table's
+    ``bot_delay_ms``); 0 moves flat out, which measures the server's capacity and
+    makes the latency mostly queueing."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        return {"available": False, "reason": "the websockets package is not installed"}
+    with tempfile.TemporaryDirectory(prefix="gloom-bench-") as tmp:
+        server = ServerUnderTest(Path(tmp))
+        try:
+            server.start()
+        except (RuntimeError, OSError) as exc:
+            return {"available": False, "reason": f"could not start gloom serve: {exc}"}
+        try:
+            assert server.proc is not None
+            rss_before = rss_kb(server.proc.pid)
+            opened = [create_table(server.url, seed * 1_000_003 + i, think_ms) for i in range(tables)]
+            tally = asyncio.run(_run_clients(server.url, opened, seconds, seed, think_ms / 1000))
+            rss_after = rss_kb(server.proc.pid)
+        except Exception as exc:  # report, do not crash the whole bench
+            return {"available": False, "reason": f"{type(exc).__name__}: {exc}",
+                    "log": server.log.read_text(errors="replace")[-1000:]}
+        finally:
+            server.stop()
+    lat = sorted(tally.latencies)
+    moves = sum(tally.last_state[t] - tally.first_state[t] for t in tally.last_state)
+    if not lat:
+        return {"available": False, "reason": "no move completed a round trip",
+                "errors": tally.errors[:10]}
+    ms = {q: round(percentile(lat, q) * 1000, 2) for q in (50, 90, 99)}
+    return {
+        "available": True, "game": GAME, "tables": tables, "seats_per_table": SEATS,
+        "think_ms": think_ms,
+        "seconds": seconds, "moves": moves, "moves_per_s": round(moves / seconds, 1),
+        "round_trips": len(lat),
+        "latency_ms": {"p50": ms[50], "p90": ms[90], "p99": ms[99], "max": round(lat[-1] * 1000, 2)},
+        "tables_moving": len(tally.last_state),
+        "errors": len(tally.errors), "error_kinds": sorted(set(tally.errors))[:10],
+        "rss_before_kb": rss_before, "rss_after_kb": rss_after,
+        "rss_per_table_kb": round((rss_after - rss_before) / tables, 1),
+    }

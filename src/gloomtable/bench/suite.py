@@ -1,0 +1,175 @@
+"""``run_bench``: every measurement, interleaved run by run, summarised and compared.
+
+Runs are interleaved (run 1 of every bench, then run 2 of every bench, ...) so a
+burst of load from elsewhere on the machine hits ours and the baselines alike,
+and each ratio divides two medians taken in this very run."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gloomtable.bench.baselines import LeducBench, UnoBench, missing_reason
+from gloomtable.bench.extras import IsmctsBench, RLBench
+from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
+from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
+
+SECTIONS = ("playouts", "per_call_us", "ismcts", "rl", "baselines")
+"""The measured sections of a report, in order."""
+RL_ENVS = ("gloom_v0", "creatures_v0", "gloomier_v0")
+"""Our PettingZoo environments (``gloomtable.rl``)."""
+
+TARGETS = {"gloom_vs_uno": 2.0, "creatures_vs_uno": 4.0, "pettingzoo_vs_leduc": 1.0}
+"""The figures issue 8 asks for (ours divided by the baseline's, same run)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to measure: ``runs`` samples of ``budget_s`` seconds per bench."""
+
+    runs: int
+    budget_s: float
+    positions: int
+    clock: str = "cpu"
+    sections: tuple[str, ...] = SECTIONS
+    """Which sections to measure (all by default); the others report "not measured"."""
+
+    @classmethod
+    def quick(cls, clock: str = "cpu", sections: tuple[str, ...] = SECTIONS) -> Plan:
+        return cls(runs=3, budget_s=0.2, positions=300, clock=clock, sections=sections)
+
+    @classmethod
+    def full(cls, clock: str = "cpu", sections: tuple[str, ...] = SECTIONS) -> Plan:
+        return cls(runs=5, budget_s=2.0, positions=2000, clock=clock, sections=sections)
+
+
+class Sampler(Protocol):
+    def sample(self, budget_s: float, clock: Clock = ...) -> dict[str, float]: ...
+
+
+@dataclass
+class Slot:
+    """One bench in the report: where its figures go and how it is built."""
+
+    section: str
+    key: str
+    build: Callable[[], Sampler]
+    digits: int = 1
+    meta: dict[str, Any] | None = None
+
+
+def _slots(plan: Plan, seed: int) -> list[Slot]:
+    slots: list[Slot] = []
+    for name, config in GAMES.items():
+        slots.append(Slot("playouts", name, lambda n=name, c=config: PlayoutBench(n, c, seed),
+                          meta={"config": config}))
+    for name, config in GAMES.items():
+        slots.append(Slot("per_call_us", name,
+                          lambda n=name, c=config: CallCostBench(n, c, plan.positions), digits=2,
+                          meta={"positions": plan.positions}))
+    for name in ("gloom", "creatures"):
+        slots.append(Slot("ismcts", name, lambda n=name: IsmctsBench(n, GAMES[n], seed),
+                          meta={"bot": "hard"}))
+    for name in RL_ENVS:
+        slots.append(Slot("rl", name, lambda n=name: RLBench(n, seed)))
+    slots.append(Slot("baselines", "rlcard_uno", lambda: UnoBench(seed)))
+    slots.append(Slot("baselines", "pettingzoo_leduc", lambda: LeducBench(seed)))
+    return slots
+
+
+def _build(slot: Slot) -> tuple[Sampler | None, str]:
+    """The slot's sampler, or ``None`` and the reason it cannot run here."""
+    if slot.section in ("playouts", "per_call_us"):
+        ok, why = available(slot.key)
+        if not ok:
+            return None, why
+    if slot.section == "baselines":
+        why = missing_reason()
+        if why is not None:
+            return None, why
+    try:
+        return slot.build(), ""
+    except (LookupError, ImportError) as exc:
+        return None, str(exc)
+    except Exception as exc:  # another module's work in progress must not sink the bench
+        return None, f"setup failed: {type(exc).__name__}: {exc}"
+
+
+def run_bench(plan: Plan, seed: int = 1, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure everything in ``plan``; return the JSON-ready report."""
+    started = time.perf_counter()
+    if plan.clock not in CLOCKS:
+        raise ValueError(f"unknown clock {plan.clock!r}; known: {', '.join(CLOCKS)}")
+    unknown = sorted(set(plan.sections) - set(SECTIONS))
+    if unknown:
+        raise ValueError(f"unknown section(s) {', '.join(unknown)}; known: {', '.join(SECTIONS)}")
+    clock = CLOCKS[plan.clock]
+    load_before = os.getloadavg()
+    slots = _slots(plan, seed)
+    samplers: list[tuple[Slot, Sampler]] = []
+    report: dict[str, Any] = {"playouts": {}, "per_call_us": {}, "ismcts": {}, "rl": {}, "baselines": {}}
+    for slot in slots:
+        if slot.section not in plan.sections:
+            report[slot.section][slot.key] = {"available": False, "reason": "not measured in this run"}
+            continue
+        sampler, why = _build(slot)
+        if sampler is None:
+            report[slot.section][slot.key] = {"available": False, "reason": why}
+        else:
+            samplers.append((slot, sampler))
+    raw: dict[tuple[str, str], list[dict[str, float]]] = {(s.section, s.key): [] for s, _ in samplers}
+    failed: dict[tuple[str, str], str] = {}
+    for run in range(plan.runs):
+        for slot, sampler in samplers:
+            key = (slot.section, slot.key)
+            if key in failed:
+                continue
+            if progress is not None:
+                progress(f"run {run + 1}/{plan.runs}: {slot.section} {slot.key}")
+            try:
+                raw[key].append(sampler.sample(plan.budget_s, clock))
+            except Exception as exc:  # another module's hook failing must not sink the bench
+                failed[key] = f"{type(exc).__name__}: {exc}"
+    for slot, _ in samplers:
+        key = (slot.section, slot.key)
+        if key in failed:
+            report[slot.section][slot.key] = {"available": False, "reason": f"failed: {failed[key]}"}
+            continue
+        entry: dict[str, Any] = {"available": True, **(slot.meta or {})}
+        for metric in raw[key][0]:
+            entry[metric] = summary([r[metric] for r in raw[key]], slot.digits)
+        report[slot.section][slot.key] = entry
+    report["ratios"] = ratios(report)
+    report["targets"] = {k: {"target": v, "met": None if report["ratios"].get(k) is None
+                             else report["ratios"][k] >= v} for k, v in TARGETS.items()}
+    report["plan"] = {"runs": plan.runs, "seconds_per_run": plan.budget_s, "seed": seed,
+                      "positions": plan.positions, "clock": plan.clock, "sections": list(plan.sections)}
+    report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version(),
+                         "load_before": [round(x, 2) for x in load_before],
+                         "load_after": [round(x, 2) for x in os.getloadavg()]}
+    report["seconds"] = round(time.perf_counter() - started, 2)
+    return report
+
+
+def _median(report: dict[str, Any], section: str, key: str, metric: str) -> float | None:
+    entry = report[section].get(key, {})
+    if not entry.get("available"):
+        return None
+    return entry[metric]["median"]
+
+
+def ratios(report: dict[str, Any]) -> dict[str, float | None]:
+    """Our medians over the baselines' medians, all from this report."""
+    uno = _median(report, "baselines", "rlcard_uno", "actions_per_s")
+    leduc = _median(report, "baselines", "pettingzoo_leduc", "steps_per_s")
+    out: dict[str, float | None] = {}
+    for name in GAMES:
+        out[f"{name}_vs_uno"] = ratio(_median(report, "playouts", name, "actions_per_s"), uno)
+    for env in RL_ENVS:
+        out[f"{env}_vs_leduc"] = ratio(_median(report, "rl", env, "steps_per_s"), leduc)
+    out["pettingzoo_vs_leduc"] = out["gloom_v0_vs_leduc"]  # the flagship game's env
+    return out

@@ -1,0 +1,212 @@
+"""Determinisation: a full game state consistent with one player's view.
+
+A search bot may not read the real state, so it samples one: everything its
+view shows is copied as shown, and the cards it cannot see (other hands, the
+draw pile or Reserve, set-aside cards) are the leftover cards re-dealt at
+random into places of the sizes the view gives. Every sample is checked once
+per decision: the sampled state's own view for that player must equal the view
+the bot got, key by key. Any difference (a decision in the middle of an effect,
+a rule or key this module does not know yet, such as one added with a new
+expansion) makes :func:`sampler` answer ``None`` and the bot falls back on its
+heuristic, so a search never plays from a wrong picture of the table.
+
+This module is the one place in ``bots`` that builds game states from parts;
+it starts from the game's own ``new_initial_state`` (so fields it does not set
+keep their real starting values) and sets only what a view fixes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gloomtable.engine import GloomtableError, Rng, State
+from gloomtable.games import make_game
+
+Sampler = Callable[[int], State]
+"""seed -> a fresh state consistent with the view the sampler was made from."""
+
+_GAMES: dict[tuple[str, str], Any] = {}
+
+
+def _game(name: str, config: dict[str, Any]) -> Any:
+    key = (name, repr(sorted(config.items())))
+    if key not in _GAMES:
+        _GAMES[key] = make_game(name, config)
+    return _GAMES[key]
+
+
+def game_for_view(view: dict[str, Any]) -> Any:
+    """The game a view is from, built from what the view shows (cached)."""
+    name = view.get("game")
+    if name == "creatures":
+        return _game("creatures", {"players": view["players"], "rounds": view["rounds"]})
+    if name == "gloomier":
+        try:
+            return _game("gloomier", view["config"])
+        except GloomtableError:
+            pass
+    return _game("gloom", view["config"])
+
+
+def sampler(view: dict[str, Any]) -> Sampler | None:
+    """A sampler for ``view`` (a seat's view at its own decision), or None when
+    this position cannot be rebuilt faithfully from a view."""
+    try:
+        if view.get("game") in ("gloom", "gloomier"):
+            make = _gloom_sampler(view)
+        elif view.get("game") == "creatures":
+            make = _creatures_sampler(view)
+        else:
+            return None
+        if make is None:
+            return None
+        first = make(0)
+        if not _same_view(first.view(view["viewer"]), view):
+            return None
+    except (GloomtableError, KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
+    return make
+
+
+def _same_view(got: dict[str, Any], want: dict[str, Any]) -> bool:
+    return got == want
+
+
+# --- Gloom (and sets built on it) ----------------------------------------------
+
+
+def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
+    from gloomtable.games.gloom.cards import CardType
+    from gloomtable.games.gloom.state import PLAY, Decision
+
+    dec = view.get("decision")
+    me = view.get("viewer")
+    if view.get("over") or not dec or me is None or dec["kind"] != PLAY or dec["player"] != me:
+        return None
+    if view.get("in_play") or view.get("playing"):
+        return None
+    game = game_for_view(view)
+    cards = game.deck.cards
+    n = view["players"]
+    stacks = {ch["card"]: list(ch["stack"]) for fam in view["families"] for ch in fam["characters"]}
+    controller = {ch["card"]: fam["player"] for fam in view["families"] for ch in fam["characters"]}
+    families = [[ch["card"] for ch in fam["characters"]] for fam in view["families"]]
+    hand = list(view["hand"])
+    seen = set(hand) | set(view["discard"])
+    for stack in stacks.values():
+        seen.update(stack)
+    unknown = [c.index for c in cards if c.type is not CardType.CHARACTER and c.index not in seen]
+    sizes = list(view["hand_sizes"])
+    if sum(sizes) - sizes[me] + view["draw_pile"] != len(unknown):
+        return None  # some card is somewhere a view does not tell (out of the game?)
+    on_table = {c for fam in families for c in fam}
+    out = [c.index for c in cards if c.type is CardType.CHARACTER and c.index not in on_table]
+    taken = [-1] * len(game.deck.families)
+    for f, fam in enumerate(game.deck.families):
+        for p, chars in enumerate(families):
+            if chars and cards[chars[0]].family == fam.id:
+                taken[f] = p
+    plays_left = view["plays_left"]
+    first_player = (view["turn_player"] - (view["turn"] - 1)) % n
+
+    def redeal(s: Any, seed: int) -> Any:
+        rng = Rng(seed)
+        deal = list(unknown)
+        rng.shuffle(deal)
+        hands: list[list[int]] = []
+        for p in range(n):
+            if p == me:
+                hands.append(list(hand))
+            else:
+                hands.append(deal[:sizes[p]])
+                deal = deal[sizes[p]:]
+        s.hands = hands
+        s.draw_pile = deal
+        s.rng = rng
+        return s
+
+    def build(seed: int) -> Any:
+        s = game.new_initial_state(seed)
+        s.discard = list(view["discard"])
+        s.stacks = {c: list(st) for c, st in stacks.items()}
+        s.controller = dict(controller)
+        s.families = [list(f) for f in families]
+        s.family_taken = list(taken)
+        s.out_of_game = list(out)
+        s.limbo = []
+        s.free_plays = list(view["free_plays"])
+        s.skips = list(view["skips"])
+        s.queue = []
+        s.cancelled = False
+        s.counted_used = 2 - plays_left
+        s.turn = view["turn"]
+        s.turn_player = view["turn_player"]
+        s.first_player = first_player
+        s.over = False
+        s.capped = False
+        s.decision = Decision(me, PLAY)
+        return redeal(s, seed)
+
+    template = build(0)
+    return lambda seed: redeal(template.clone(), seed)
+
+
+# --- Crazy Creatures ---------------------------------------------------------------
+
+
+def _creatures_sampler(view: dict[str, Any]) -> Sampler | None:
+    from gloomtable.games.creatures.cards import NUM_CREATURES
+
+    me = view.get("viewer")
+    if view.get("over") or me is None or view.get("current_player") != me:
+        return None
+    n = view["players"]
+    game = game_for_view(view)
+    hand = [c["id"] for c in view["hand"]]
+    piles = [[c["id"] for c in m["pile"]] for m in view["machines"]]
+    seen = set(hand)
+    for pile in piles:
+        seen.update(pile)
+    unknown = [c for c in range(NUM_CREATURES) if c not in seen]
+    counts = list(view["hand_counts"])
+    if sum(counts) - counts[me] + view["reserve_count"] + view["aside_count"] != len(unknown):
+        return None
+
+    def redeal(s: Any, seed: int) -> Any:
+        rng = Rng(seed)
+        deal = list(unknown)
+        rng.shuffle(deal)
+        hands: list[list[int]] = []
+        for p in range(n):
+            if p == me:
+                hands.append(list(hand))
+            else:
+                hands.append(sorted(deal[:counts[p]]))
+                deal = deal[counts[p]:]
+        s.hands = hands
+        s.reserve = deal[:view["reserve_count"]]
+        s.aside = sorted(deal[view["reserve_count"]:])
+        s.rng = rng
+        return s
+
+    def build(seed: int) -> Any:
+        s = game.new_initial_state(seed)
+        s.piles = [list(p) for p in piles]
+        s.plus = [1 if m["side"] == "+" else 0 for m in view["machines"]]
+        s.round = view["round"] - 1
+        s.start_player = view["start_player"]
+        s.current = me
+        s.pending = view["decision"] == "same_number"
+        s.passes = view["passes_in_row"]
+        s.closer = -1 if view["closer"] is None else view["closer"]
+        s.final_left = view["final_turns_left"] or 0
+        s.totals = list(view["totals"])
+        s.round_scores = [list(r) for r in view["round_scores"]]
+        s.turns = view["turns"]
+        s.over = False
+        s.capped = False
+        return redeal(s, seed)
+
+    template = build(0)
+    return lambda seed: redeal(template.clone(), seed)

@@ -1,0 +1,222 @@
+"""The ``medium`` Gloom player: a sensible person's judgement, from the view alone.
+
+Every legal action gets a score; the best one is played (the seeded RNG breaks
+ties). What it weighs:
+
+- *Modifiers*: the change in a Character's Self-Worth as the cardinal rule
+  shows it (covered points count, not printed ones). Sinking its own Characters
+  is good, lifting opponents' nearly as good; the reverse is bad. Cards with an
+  immediate effect and icons that our later cards can use add a little.
+- *Untimely Deaths*: its own Characters die when their Self-Worth is low
+  enough, or sooner when the draw pile is running out; opponents' Characters
+  are killed while they are still high (their value is banked cheaply). A Death
+  that ends the game is played only when it wins it: it races to the end when
+  ahead and delays when behind.
+- *Responses* are kept for what matters: a Death or a big swing that helps an
+  opponent; small cancellations are not worth the card.
+- *Effect choices*: harm goes to the leader (the opponent with the lowest
+  projected Family Value); a Modifier is removed or moved where it helps most.
+- *Gloomier*: Guests and other cards played on a Character are weighed like
+  Modifiers by the Self-Worth they show; unknown kinds of card or decision get
+  a neutral score, so new keys in the view never break it.
+
+:meth:`GloomHeuristicBot.rank` orders legal actions best first; the ``hard``
+bot searches only among the first few of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.bots.determinize import game_for_view
+from gloomtable.engine import Rng
+from gloomtable.games.gloom.actions import Kind
+from gloomtable.games.gloom.cards import Card, CardType, visible
+
+OWN_DEATH_AT = -15
+"""Self-Worth at or below which burying one's own Character is clearly right."""
+LIFT_WEIGHT = 0.8
+"""Lifting an opponent's Character, against sinking one's own."""
+RESPOND_MIN = 8
+"""Smallest Self-Worth swing worth spending a response on."""
+HARMFUL_CHOICES = ("steal_from", "swap_hands_with", "skip_turn")
+
+
+class GloomHeuristicBot:
+    name = "heuristic"
+    uses_view = True
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        scores = self.scores(view, legal)
+        best = max(scores)
+        ties = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
+        return ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
+
+    def rank(self, view: dict[str, Any], legal: list[int]) -> list[int]:
+        """Legal actions, best first (ties in legal order: deterministic)."""
+        scores = self.scores(view, legal)
+        order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
+        return [legal[i] for i in order]
+
+    # --- scoring ---------------------------------------------------------------
+
+    def scores(self, view: dict[str, Any], legal: list[int]) -> list[float]:
+        t = _Table(view)
+        return [t.score(a) for a in legal]
+
+
+class _Table:
+    """One decision's reading of the view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        game = game_for_view(view)
+        self.view = view
+        self.codec = game.codec
+        self.cards: tuple[Card, ...] = game.deck.cards
+        self.me = view["viewer"]
+        self.chars = {ch["card"]: ch for fam in view.get("families", [])
+                      for ch in fam.get("characters", [])}
+        guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
+        for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:  # Gloomier
+            self.chars.setdefault(guest["card"], guest)
+        self.kind = (view.get("decision") or {}).get("kind", "")
+        self.values = self._projected()
+        others = [p for p in range(len(self.values)) if p != self.me]
+        self.leader = min(others, key=lambda p: (self.values[p], p)) if others else self.me
+        self.ahead = all(self.values[self.me] < self.values[p] for p in others)
+        self.late = view.get("draw_pile", 99) < 15
+
+    def _projected(self) -> list[float]:
+        n = self.view.get("players", 0)
+        vals = [0.0] * n
+        for fam in self.view.get("families", []):
+            p = fam["player"]
+            if 0 <= p < n:
+                living = sum(min(0, c["self_worth"]) for c in fam["characters"] if not c["dead"])
+                vals[p] = fam["family_value"] + 0.6 * living
+        return vals
+
+    def worth_after(self, char: int, extra: Card) -> tuple[int, int]:
+        ch = self.chars[char]
+        stack = [self.cards[i] for i in ch["stack"]]
+        return ch["self_worth"], visible([*stack, extra]).self_worth
+
+    def mine(self, char: int) -> bool:
+        return self.chars[char].get("controller") == self.me
+
+    def score(self, a: int) -> float:
+        dec = self.codec.decode(a)
+        if self.kind == "respond":
+            return self._respond(dec.kind)
+        if dec.kind is Kind.PLAY and dec.target in self.chars:
+            card = self.cards[dec.card]
+            if card.type is CardType.UNTIMELY_DEATH:
+                return self._death(dec.card, dec.target)
+            return self._modifier(card, dec.target)
+        if dec.kind is Kind.PLAY_EVENT:
+            card = self.cards[dec.card]
+            return 2.0 if card.effects_when("immediate") else 0.3
+        if dec.kind is Kind.CHOOSE_PLAYER:
+            q = dec.index
+            if self.kind in HARMFUL_CHOICES:
+                return 1.0 if q == self.leader else 0.0
+            return 0.0
+        if dec.kind is Kind.CHOOSE_CARD:
+            return self._choose_card(dec.card)
+        if dec.kind is Kind.DISCARD_HAND:
+            hand = [self._card_worth(self.cards[c]) for c in self.view.get("hand") or []]
+            if self.view.get("draw_pile", 1) == 0 and len(self.view.get("discard", [])) < 5:
+                return 0.5
+            return 0.4 if max(hand, default=0) < 1.2 else -3.0
+        if dec.kind is Kind.DISCARD_ONE:
+            return 0.2 - self._card_worth(self.cards[dec.card]) / 5
+        if dec.kind is Kind.CHOOSE_FAMILY:
+            return 0.0
+        return 0.0  # pass, and anything new
+
+    def _modifier(self, card: Card, target: int) -> float:
+        before, after = self.worth_after(target, card)
+        delta = after - before
+        owner = self.chars[target].get("controller")
+        if owner == self.me:
+            value = -delta
+        elif owner is None or owner < 0:
+            value = 0.0
+        else:
+            value = LIFT_WEIGHT * delta
+            if owner == self.leader:
+                value *= 1.15
+        if card.effects_when("immediate"):
+            value += 1.5
+        return value / 5
+
+    def _death(self, card: int, target: int) -> float:
+        _, after = self.worth_after(target, self.cards[card])
+        owner = self.chars[target].get("controller")
+        if owner is None or owner < 0:
+            return -1.0
+        fam = [c for c in self.chars.values() if c.get("controller") == owner]
+        living = [c for c in fam if not c["dead"]]
+        if len(living) == 1:  # this Death ends the game (R-G24)
+            final = [0.0] * len(self.values)
+            for f in self.view.get("families", []):
+                final[f["player"]] = f["family_value"]
+            final[owner] += after
+            best = min(final)
+            if final[self.me] == best:
+                return 60.0 if final.count(best) == 1 else 10.0
+            return -60.0
+        if owner == self.me:
+            late = 2.0 if self.late else 0.0
+            if after <= OWN_DEATH_AT:
+                return 4.0 - after / 5 + late
+            return -after / 10 - 1.0 + late + (1.0 if self.ahead and after < -5 else 0.0)
+        # An opponent's Character, banked while still high.
+        return (after + 8) / 6 - (0.5 if self.ahead else 0.0)
+
+    def _respond(self, kind: Kind) -> float:
+        playing = self.view.get("playing") or {}
+        if kind is not Kind.RESPOND:
+            return 0.0
+        card_id, target = playing.get("card"), playing.get("target")
+        if card_id is None:
+            return -1.0
+        card = self.cards[card_id]
+        if target is None or target not in self.chars:
+            return 1.0 if playing.get("player") != self.me and card.effects else -2.0
+        mine = self.mine(target)
+        if card.type is CardType.UNTIMELY_DEATH:
+            _, after = self.worth_after(target, card)
+            # Their Death banks their value: cancel it if it is a big one.
+            return (3.0 + abs(after) / 10) if not mine and after <= -10 else -2.0
+        before, after = self.worth_after(target, card)
+        delta = after - before
+        harm = delta if mine else -delta  # positive: this play hurts us
+        return 2.0 + harm / 10 if harm >= RESPOND_MIN else -2.0
+
+    def _choose_card(self, c: int) -> float:
+        card = self.cards[c]
+        if self.kind == "discard":
+            return -self._card_worth(card)
+        if c in self.chars:  # a Character: its top Modifier moves or goes
+            ch = self.chars[c]
+            stack = [self.cards[i] for i in ch["stack"]]
+            if self.kind in ("remove_modifier", "return_modifier", "move_modifier_from") and len(stack) > 1:
+                delta = visible(stack[:-1]).self_worth - ch["self_worth"]
+                owner = ch.get("controller")
+                return -delta if owner == self.me else delta
+            if self.kind == "revive":
+                return 1.0 if ch.get("controller") != self.me else -1.0
+            if self.kind == "move_modifier_to":
+                return 1.0 if ch.get("controller") == self.me else -1.0
+        return 0.0
+
+    @staticmethod
+    def _card_worth(card: Card) -> float:
+        pts = sum(abs(p) for p in card.points if p is not None) / 5
+        return pts + (1.0 if card.effects else 0.0) + (3 if card.type is CardType.UNTIMELY_DEATH else 0)

@@ -1,0 +1,80 @@
+"""Which bot each level name builds, per game (docs/bots.md has the table).
+
+- ``random``: uniform over the legal actions.
+- ``easy``: the plain rule-of-thumb player (Gloom: ``sensible``; Creatures: the
+  heuristic bot, which is already a fair player).
+- ``medium``: the best heuristic of the game.
+- ``hard``: ISMCTS over sampled hidden cards, searching among the heuristic's
+  best few choices, falling back on the heuristic where a position cannot be
+  sampled. Its budget is a number of iterations (deterministic), well under 1 s
+  per decision on the project's machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.bots.base import Bot, RandomBot
+
+GLOOM_HARD = {"iterations": 30, "rollout_steps": 40, "root_width": 4, "exploration": 0.5,
+              "max_depth": 1}
+GLOOM_GAP = 1.5
+"""The Gloom search runs when the heuristic's two best scores are this close."""
+CREATURES_HARD = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7}
+CREATURES_ENDGAME = 6
+"""The Creatures search runs once a hand holds this many cards or fewer, where
+rollouts to the end of the round are short and sharp."""
+
+
+def creatures_endgame(view: dict[str, Any], legal: list[int]) -> bool:
+    return view["decision"] == "same_number" or min(view["hand_counts"]) <= CREATURES_ENDGAME
+
+
+def _gloom(level: str, seed: int) -> Bot | None:
+    from gloomtable.bots.gloom_heuristic import GloomHeuristicBot
+    from gloomtable.bots.gloom_sensible import GloomSensibleBot
+
+    if level in ("easy", "sensible"):
+        return GloomSensibleBot(seed)
+    if level in ("medium", "heuristic"):
+        return GloomHeuristicBot(seed)
+    if level == "hard":
+        from gloomtable.bots.evaluate import GloomRollout, gloom
+        from gloomtable.bots.ismcts import ISMCTSBot
+
+        heuristic = GloomHeuristicBot(seed)
+
+        def close_call(view: dict[str, Any], legal: list[int]) -> bool:
+            top = sorted(heuristic.scores(view, legal), reverse=True)
+            return top[0] - top[1] < GLOOM_GAP
+
+        return ISMCTSBot(seed, gloom, heuristic, prior=heuristic.rank, name="hard", gate=close_call,
+                         rollout=GloomRollout(seed + 1),
+                         **GLOOM_HARD)  # type: ignore[arg-type]
+    return None
+
+
+def _creatures(level: str, seed: int) -> Bot | None:
+    from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
+
+    if level in ("easy", "medium", "heuristic", "sensible"):
+        return CreaturesHeuristicBot(seed)
+    if level == "hard":
+        from gloomtable.bots.evaluate import creatures, creatures_rollout
+        from gloomtable.bots.ismcts import ISMCTSBot
+
+        return ISMCTSBot(seed, creatures, CreaturesHeuristicBot(seed), name="hard",
+                         rollout=creatures_rollout, gate=creatures_endgame,
+                         **CREATURES_HARD)  # type: ignore[arg-type]
+    return None
+
+
+def build(level: str, game: str, seed: int) -> Bot | None:
+    """The bot for ``level`` in ``game``, or None if the name is unknown."""
+    if level == "random":
+        return RandomBot(seed)
+    if game in ("gloom", "gloomier"):
+        return _gloom(level, seed)
+    if game == "creatures":
+        return _creatures(level, seed)
+    return None

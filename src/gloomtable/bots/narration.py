@@ -1,0 +1,233 @@
+"""A line of story for a play, so a game log reads like a tale of woe.
+
+:func:`narrate` takes the view the player saw *before* the play (any seat's
+view, or a spectator's) and the action, and fills one of our own templates
+with the card's name and the target Character's name and state as that view
+shows them. The seed picks among templates, so a record replays with the very
+same lines. Non-plays (passes, setup choices, discards) get ``None``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from gloomtable.engine import GloomtableError, Rng
+
+# --- Gloom -------------------------------------------------------------------
+
+_MOOD = (  # (highest Self-Worth, phrase), first match wins
+    (-20, "beyond all hope"),
+    (-10, "sunk deep in misery"),
+    (-1, "already in debt to fate"),
+    (0, "neither happy nor sad"),
+    (9, "still far too cheerful"),
+    (1000, "disgracefully content"),
+)
+
+_GLOOM = {  # Modifier and Death names are past-tense deeds: "Was Pursued by Geese"
+    "sink_own": (
+        "{char}, {mood}, {deed}.",
+        "Then {char}, {mood}, {deed}; the family quietly approves.",
+        "As if being {mood} were not enough, {char} {deed}.",
+        "{char} {deed}. {mood_cap} before, and worse now.",
+    ),
+    "lift_other": (
+        "{char}, {mood}, {deed}, to a rival's cruel delight.",
+        "Cruelly, {char} {deed}; happiness is a terrible burden.",
+        "{char}, {mood}, {deed}. Nobody at that table asked for it.",
+    ),
+    "lift_own": (
+        "{char}, {mood}, {deed}, for reasons of long strategy.",
+        "Against all custom, {char} {deed}.",
+    ),
+    "sink_other": (
+        "{char}, {mood}, {deed}; an odd kindness from a rival.",
+        "A rival sees to it that {char} {deed}.",
+    ),
+    "death_own": (
+        "{char}, {mood}, {deed}, and that was the end.",
+        "And so {char}, {mood}, {deed}. Rest, at last.",
+        "{char} {deed}: {mood} to the very last.",
+    ),
+    "death_other": (
+        "{char}, {mood}, {deed} before their time; a cruel mercy.",
+        "A rival hurries {char} into the grave: {char} {deed}.",
+    ),
+    "event": (
+        "{actor} plays {card}: the whole house shudders.",
+        "{card}! {actor} stirs up trouble for everyone.",
+    ),
+    "respond": (
+        "Not so fast: {actor} answers with {card}.",
+        "{card}! {actor} will not have it.",
+    ),
+    "guest": (
+        "{card} comes to stay with {char}, {mood}.",
+        "{char}, {mood}, finds {card} on the doorstep.",
+    ),
+    "story": (
+        "{actor} begins a new chapter: {card}.",
+        "{card} is told, and the tale grows darker.",
+    ),
+    "other": (
+        "{actor} plays {card} on {char}.",
+    ),
+}
+
+
+def _mood(self_worth: int) -> str:
+    for top, phrase in _MOOD:
+        if self_worth <= top:
+            return phrase
+    return _MOOD[-1][1]
+
+
+@lru_cache(maxsize=16)
+def _gloom_game(name: str, config_json: str) -> Any:
+    from gloomtable.games import make_game
+
+    return make_game(name, json.loads(config_json))
+
+
+def _actor_name(view: dict[str, Any]) -> str:
+    dec = view.get("decision") or {}
+    p = dec.get("player", view.get("viewer"))
+    return "someone" if p is None else f"Player {p + 1}"
+
+
+def _narrate_gloom(view: dict[str, Any], action: int, rng: Rng) -> str | None:
+    from gloomtable.games.gloom.actions import Kind
+    from gloomtable.games.gloom.cards import CardType, visible
+
+    name = view.get("game") or "gloom"
+    try:
+        game = _gloom_game(name, json.dumps(view["config"], sort_keys=True))
+    except (GloomtableError, KeyError, TypeError):
+        game = _gloom_game("gloom", json.dumps(view.get("config") or {}, sort_keys=True))
+    codec, cards = game.codec, game.deck.cards
+    if not 0 <= action < codec.size:
+        return None
+    dec = codec.decode(action)
+    actor = _actor_name(view)
+    if dec.kind is Kind.RESPOND:
+        return _pick(rng, "respond", card=cards[dec.card].name, actor=actor)
+    if dec.kind is Kind.PLAY_EVENT:
+        card = cards[dec.card]
+        key = "story" if card.type is CardType.STORY else "event"
+        return _pick(rng, key, card=card.name, actor=actor)
+    if dec.kind is not Kind.PLAY:
+        return None
+    card = cards[dec.card]
+    chars = {ch["card"]: ch for fam in view.get("families", []) for ch in fam.get("characters", [])}
+    guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
+    for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:
+        chars.setdefault(guest["card"], guest)
+    ch = chars.get(dec.target)
+    char_name = ch["name"] if ch else cards[dec.target].name
+    worth = int(ch["self_worth"]) if ch else 0
+    mood = _mood(worth)
+    fields = {"card": card.name, "char": char_name, "mood": mood, "mood_cap": mood[:1].upper() + mood[1:],
+              "actor": actor, "deed": _deed(card.name)}
+    me = (view.get("decision") or {}).get("player", view.get("viewer"))
+    own = ch is not None and ch.get("controller") == me
+    if card.type is CardType.UNTIMELY_DEATH:
+        return _pick(rng, "death_own" if own else "death_other", **fields)
+    if card.type is CardType.GUEST:
+        return _pick(rng, "guest", **fields)
+    if card.type is CardType.MODIFIER and ch is not None:
+        stack = [cards[i] for i in ch.get("stack", [dec.target])]
+        delta = visible([*stack, card]).self_worth - visible(stack).self_worth
+        if delta <= 0:
+            return _pick(rng, "sink_own" if own else "sink_other", **fields)
+        return _pick(rng, "lift_own" if own else "lift_other", **fields)
+    return _pick(rng, "other", **fields)
+
+
+def _deed(name: str) -> str:
+    """A card's name as the end of a sentence: "Was Pursued by Geese" -> "was pursued by geese"."""
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in name.split())
+
+
+def _pick(rng: Rng, key: str, **fields: str) -> str:
+    options = _GLOOM[key] if key in _GLOOM else _CREATURES[key]
+    return options[rng.below(len(options))].format(**fields)
+
+
+# --- Crazy Creatures ---------------------------------------------------------
+
+_CREATURES = {
+    "play": (
+        "{actor} sends a {label} {creature} scrambling onto the {colour} pile.",
+        "{actor}'s {label} {creature} climbs aboard and looks pleased with itself.",
+        "{actor} feeds a {label} {creature} to the {machine}.",
+    ),
+    "same": (
+        "Another {number}! {actor}'s {creature} lands on its twin, and the lab rumbles.",
+        "{actor} matches the {number} exactly; Dr. Gloom takes notes.",
+    ),
+    "last": (
+        "{actor} plays a last {label} {creature} and empties their hand.",
+    ),
+    "flip": (
+        "{actor} throws the lever: the {colour} Machine turns to the {machine}.",
+        "Sparks fly as {actor} flips the {colour} Machine to the {machine}.",
+    ),
+    "draw": (
+        "{actor} shoves a stray Creature from the Reserve at {victim}.",
+        "{victim} must take a Creature from the Reserve, courtesy of {actor}.",
+    ),
+}
+
+
+def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | None:
+    from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, NUM_ACTIONS, PLAY_BASE
+    from gloomtable.games.creatures.cards import (
+        COLOUR,
+        COLOUR_KEYS,
+        CREATURE_NAMES,
+        CREATURE_SET,
+        LABEL,
+        NUMBER,
+    )
+
+    p = view.get("current_player", view.get("viewer"))
+    actor = "someone" if p is None else f"Player {p + 1}"
+    machines = view.get("machines") or []
+    if PLAY_BASE <= action < FLIP_BASE:
+        card = action - PLAY_BASE
+        col = COLOUR[card]
+        m = machines[col] if col < len(machines) else {}
+        fields = {"actor": actor, "label": LABEL[card], "creature": CREATURE_NAMES[col],
+                  "colour": COLOUR_KEYS[col], "number": str(NUMBER[card]),
+                  "machine": m.get("machine", "Machine")}
+        counts = view.get("hand_counts") or []
+        if p is not None and p < len(counts) and counts[p] == 1:
+            return _pick(rng, "last", **fields)
+        if m.get("top") == NUMBER[card]:
+            return _pick(rng, "same", **fields)
+        return _pick(rng, "play", **fields)
+    if FLIP_BASE <= action < DRAW_BASE:
+        col = action - FLIP_BASE
+        side = machines[col]["side"] if col < len(machines) else "+"
+        new = CREATURE_SET.minus.name if side == "+" else CREATURE_SET.plus.name
+        return _pick(rng, "flip", actor=actor, colour=COLOUR_KEYS[col], machine=new)
+    if DRAW_BASE <= action < NUM_ACTIONS:
+        return _pick(rng, "draw", actor=actor, victim=f"Player {action - DRAW_BASE + 1}")
+    return None
+
+
+def narrate(game: str, view: dict[str, Any], action: int, seed: int) -> str | None:
+    """One story line for ``action`` taken from the position ``view`` shows, or
+    None for a non-play (a pass, a setup choice, a discard) or an unknown game.
+    Never raises on odd input: narration must not break a game."""
+    rng = Rng(seed * 7919 + action)
+    try:
+        if game in ("gloom", "gloomier"):
+            return _narrate_gloom(view, action, rng)
+        if game == "creatures":
+            return _narrate_creatures(view, action, rng)
+    except (GloomtableError, KeyError, IndexError, TypeError, ValueError):
+        return None
+    return None

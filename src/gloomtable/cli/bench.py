@@ -1,0 +1,124 @@
+"""``gloom bench``: the body of the command (wired into ``cli/main.py``).
+
+Prints a readable table, or with ``--json`` one JSON object (docs/bench.md
+describes every member)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+err = Console(stderr=True, soft_wrap=True)
+
+
+def _fmt(entry: dict[str, Any], metric: str, unit: str = "") -> str:
+    if not entry.get("available"):
+        return "not available"
+    s = entry[metric]
+    return f"{s['median']:,}{unit} (min {s['min']:,}, max {s['max']:,})"
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The report as lines a person reads (figures are medians of the runs)."""
+    plan, machine = report["plan"], report["machine"]
+    lines = [f"gloom bench: {plan['runs']} runs of {plan['seconds_per_run']} s ({plan['clock']} clock) "
+             f"per figure; {machine['cpus']} cpus, load {machine['load_before'][0]} -> "
+             f"{machine['load_after'][0]}; median (min, max)", "", "Random playouts"]
+    for name, e in report["playouts"].items():
+        if not e.get("available"):
+            lines.append(f"  {name:<18} not available: {e['reason']}")
+            continue
+        lines.append(f"  {name:<18} {_fmt(e, 'actions_per_s')} actions/s; "
+                     f"{e['games_per_s']['median']:,} games/s; "
+                     f"{e['actions_per_game']['median']} actions/game")
+    for name, e in report["baselines"].items():
+        metric = "actions_per_s" if "actions_per_s" in e else "steps_per_s"
+        label = "actions/s" if metric == "actions_per_s" else "steps/s"
+        lines.append(f"  {name:<18} {_fmt(e, metric)} {label}"
+                     + ("" if e.get("available") else f": {e['reason']}"))
+    lines += ["", "Cost per call, microseconds"]
+    for name, e in report["per_call_us"].items():
+        if not e.get("available"):
+            lines.append(f"  {name:<18} not available")
+            continue
+        lines.append(f"  {name:<18} " + "  ".join(
+            f"{call} {e[call]['median']}" for call in ("legal_actions", "apply", "view", "clone")))
+    lines += ["", "Search and RL"]
+    for name, e in report["ismcts"].items():
+        lines.append(f"  ismcts {name:<11} " + (f"{_fmt(e, 'iterations_per_s')} iterations/s"
+                                                  if e.get("available") else f"not available: {e['reason']}"))
+    for name, e in report["rl"].items():
+        lines.append(f"  rl env {name:<11} " + (f"{_fmt(e, 'steps_per_s')} steps/s"
+                                                  if e.get("available") else f"not available: {e['reason']}"))
+    lines += ["", "Ratios (ours / baseline, medians of this run)"]
+    targets = report["targets"]
+    for key, value in report["ratios"].items():
+        goal = targets.get(key)
+        mark = "" if goal is None or goal["met"] is None else (
+            f"   target {goal['target']}: " + ("met" if goal["met"] else "NOT met"))
+        lines.append(f"  {key:<30} {'n/a' if value is None else value}{mark}")
+    if "server" in report:
+        lines += ["", "Server"]
+        s = report["server"]
+        if not s.get("available"):
+            lines.append(f"  not available: {s['reason']}")
+        else:
+            lines.append(f"  {s['tables']} tables ({s['think_ms']} ms per move), {s['moves']} moves "
+                         f"in {s['seconds']} s: "
+                         f"{s['moves_per_s']} moves/s; round trip p50 {s['latency_ms']['p50']} ms, "
+                         f"p99 {s['latency_ms']['p99']} ms; {s['rss_per_table_kb']} KB per open table")
+    lines.append(f"\n(took {report['seconds']} s)")
+    return "\n".join(lines)
+
+
+def bench(
+    quick: Annotated[bool, typer.Option("--quick", help="Fewer, shorter runs (about 20 s).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    server: Annotated[bool, typer.Option("--server", help="Also load a real `gloom serve`.")] = False,
+    tables: Annotated[int, typer.Option(help="--server: concurrent bot tables.", min=1, max=2000)] = 200,
+    server_seconds: Annotated[float, typer.Option(
+        help="--server: how long to keep the tables moving.", min=1.0, max=600.0)] = 10.0,
+    think_ms: Annotated[int, typer.Option(
+        help="--server: every seat's pause before its move, ms (0: flat out).", min=0, max=10_000)] = 250,
+    wall_clock: Annotated[bool, typer.Option(
+        "--wall-clock", help="Time by the wall clock instead of this process's CPU time.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of every measured game.")] = 1,
+    only: Annotated[str | None, typer.Option(
+        help="Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
+             "baselines.")] = None,
+) -> None:
+    """Measure the engines, bots, RL environments (and the server) against RLCard's UNO
+    and PettingZoo's Leduc Hold'em in one run; figures are medians of several runs."""
+    from gloomtable.bench import Plan, run_bench
+    from gloomtable.bench.suite import SECTIONS
+
+    clock = "wall" if wall_clock else "cpu"
+    sections = SECTIONS
+    if only is not None:
+        sections = tuple(x.strip() for x in only.split(",") if x.strip())
+        unknown = [x for x in sections if x not in SECTIONS]
+        if unknown or not sections:
+            err.print(f"[bold red]error:[/] --only {only!r}: choose from {', '.join(SECTIONS)}",
+                      highlight=False)
+            raise typer.Exit(2)
+    plan = Plan.quick(clock, sections) if quick else Plan.full(clock, sections)
+    show = sys.stderr.isatty() and not as_json
+
+    def progress(msg: str) -> None:
+        if show:
+            err.print(f"[dim]{msg}[/]", highlight=False)
+
+    report = run_bench(plan, seed, progress)
+    if server:
+        from gloomtable.bench.server import bench_server
+
+        progress(f"server: {tables} tables for {server_seconds} s")
+        report["server"] = bench_server(tables, server_seconds, seed, think_ms)
+    if as_json:
+        print(json.dumps(report))
+        return
+    print(render_text(report))

@@ -1,0 +1,336 @@
+"""The chronicle: the tale of a finished Gloom game, Character by Character.
+
+Built by replaying a :class:`GameRecord` through the public engine API: the
+events of each action say what was played on whom and by whom, the spectator
+view says who each Character belongs to, how they ended and the Family Values.
+Narration comes from the record (typed by the players, R-G27) or, where a play
+has none, from the bots' narrator. Markdown for keeping, HTML for printing;
+every text is escaped, since card and family names come from deck files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from gloomtable.designer.facts import characters_in
+from gloomtable.engine import GloomtableError
+from gloomtable.engine.errors import ReplayError
+from gloomtable.engine.record import GameRecord
+from gloomtable.games import make_game
+
+TARGETS_CHARACTER = frozenset({"move", "return", "remove", "revive"})
+"""Event kinds whose ``target`` is the Character something happened to."""
+MOVES_CARD = frozenset({"follow"})
+"""Event kinds whose ``card`` is a Character-like card that moved (a Guest following, R-H7)."""
+TABLE_NEWS = frozenset({"claim", "story_returned"})
+"""Event kinds told among the Events: Stories claimed and lost (R-H5)."""
+
+
+@dataclass
+class Line:
+    """One thing that happened to a Character (or, for Events, to the table)."""
+
+    index: int
+    text: str
+    actor: int | None = None
+    card: str | None = None
+    narration: str | None = None
+    cancelled_by: str | None = None
+    death: bool = False
+
+
+@dataclass
+class Tale:
+    card: int
+    name: str
+    player: int | None
+    family: str
+    lines: list[Line] = field(default_factory=list)
+    dead: bool = False
+    death: str | None = None
+    self_worth: int = 0
+
+
+@dataclass
+class Chronicle:
+    game: str
+    seed: int
+    players: int
+    rounds: int
+    capped: bool
+    over: bool
+    family_values: list[int]
+    winners: list[int]
+    family_names: list[str]
+    tales: list[Tale]
+    table: list[Line] = field(default_factory=list)
+    """Events, responses and Stories: what happened on no Character."""
+    seat_names: list[str] = field(default_factory=list)
+    """How to call each seat ("Player 1" unless the table named its players)."""
+
+    def who(self, p: int | None) -> str:
+        if p is None:
+            return "someone"
+        return self.seat_names[p] if 0 <= p < len(self.seat_names) else f"Player {p + 1}"
+
+    def tales_of(self, player: int) -> list[Tale]:
+        return [t for t in self.tales if t.player == player]
+
+    def to_dict(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+class ChronicleError(GloomtableError, ValueError):
+    """The record cannot be told as a chronicle (wrong game, or it does not end)."""
+
+
+def _narrator() -> Any:
+    try:
+        from gloomtable.bots.narration import narrate
+    except ImportError:  # the narrator is optional: typed lines still tell the tale
+        return None
+    return narrate
+
+
+def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: bool = False,
+                    seat_names: list[str] | None = None) -> Chronicle:
+    """Replay ``record`` and gather every Character's tale in order."""
+    game = make_game(record.game, record.config)
+    deck = getattr(game, "deck", None)
+    if deck is None:
+        raise ChronicleError(f"the chronicle tells Gloom games; this record is a game of {record.game}")
+    cards = deck.cards
+    family_name = {f.id: f.name for f in deck.families}
+    narrator = _narrator() if narrate else None
+    state = game.new_initial_state(record.seed)
+    tales: dict[int, Tale] = {}
+    table: list[Line] = []
+    by_card: dict[int, Line] = {}  # the latest line for each card played, to mark cancellations
+
+    def tale(c: int, info: dict[str, Any] | None) -> Tale:
+        if c not in tales:
+            fam = family_name.get(cards[c].family or "", "")
+            tales[c] = Tale(c, info.get("name", cards[c].name) if info else cards[c].name,
+                            info.get("controller") if info else None, fam)
+        return tales[c]
+
+    for i, action in enumerate(record.actions):
+        if state.is_over():
+            raise ReplayError(i, "the game was already over")
+        before = state.view(None)
+        chars = characters_in(before)
+        try:
+            events = state.apply(action)
+        except GloomtableError as exc:
+            raise ReplayError(i, str(exc)) from exc
+        said = record.narration.get(i)
+        if said is None and narrator is not None and any(e.kind in ("play", "response") for e in events):
+            said = narrator(record.game, before, action, record.seed + i)
+        for ev in events:
+            name = cards[ev.card].name if ev.card is not None and 0 <= ev.card < len(cards) else None
+            if ev.kind == "play":
+                line = Line(i, ev.text, ev.player, name, said)
+                by_card[ev.card if ev.card is not None else -1] = line
+                if ev.target is not None:
+                    tale(ev.target, chars.get(ev.target)).lines.append(line)
+                else:
+                    table.append(line)
+            elif ev.kind == "response":
+                line = Line(i, ev.text, ev.player, name, said)
+                table.append(line)
+                hit = by_card.get(ev.target if ev.target is not None else -2)
+                if hit is not None:
+                    hit.cancelled_by = f"{_seat(seat_names, ev.player)}'s {name}"
+            elif ev.kind == "death" and ev.target is not None:
+                t = tale(ev.target, chars.get(ev.target))
+                t.lines.append(Line(i, ev.text, ev.player, name, death=True))
+            elif ev.kind in TARGETS_CHARACTER and ev.target is not None:
+                tale(ev.target, chars.get(ev.target)).lines.append(Line(i, ev.text, ev.player, name))
+            elif ev.kind in MOVES_CARD and ev.card is not None:
+                tale(ev.card, chars.get(ev.card)).lines.append(Line(i, ev.text, ev.player, name))
+            elif ev.kind in TABLE_NEWS:
+                table.append(Line(i, ev.text, ev.player, name))
+    if not state.is_over() and not allow_unfinished:
+        raise ChronicleError("the record stops before the end of the game, so its tale is unfinished")
+    final = state.view(None)
+    ordered: list[Tale] = []
+    for fam in final.get("families", []):
+        for ch in fam.get("characters", []):
+            t = tale(ch["card"], ch)
+            t.player = fam.get("player", ch.get("controller"))
+            ordered.append(t)
+    for c, info in characters_in(final).items():  # Guests and the like, after the families
+        if all(t.card != c for t in ordered):
+            t = tale(c, info)
+            t.player = info.get("controller")
+            ordered.append(t)
+    for t in ordered:
+        info = characters_in(final).get(t.card, {})
+        t.self_worth = int(info.get("self_worth", 0))
+        t.dead = bool(info.get("dead", False))
+        deaths = [ln for ln in t.lines if ln.death]
+        t.death = deaths[-1].card if t.dead and deaths else None
+    n = game.num_players
+    fam_names = []
+    for p in range(n):
+        names = {t.family for t in ordered if t.player == p and t.family}
+        fam_names.append(" & ".join(sorted(names)) or f"Player {p + 1}'s family")
+    if state.is_over():
+        res = state.result()
+        fvs, winners, capped = list(res.scores), list(res.winners), res.capped
+        rounds = int(res.details.get("rounds", 0))
+    else:
+        fvs = [int(f.get("family_value", 0)) for f in final.get("families", [])]
+        winners, capped, rounds = [], False, int(final.get("round", 0))
+    names = [_seat(seat_names, p) for p in range(n)]
+    return Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
+                     fam_names, ordered, table, names)
+
+
+def _seat(names: list[str] | None, p: int | None) -> str:
+    if p is None:
+        return "someone"
+    return names[p] if names and 0 <= p < len(names) and names[p] else f"Player {p + 1}"
+
+
+# --- Markdown -------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def md(text: str) -> str:
+    """Escape Markdown's special characters so names print as written."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _line_md(c: Chronicle, line: Line) -> str:
+    if line.death:
+        out = f"☠ {md(line.text)}"
+    elif line.card is not None and line.text.startswith(("Player", "player")):
+        out = f"{md(c.who(line.actor))} played **{md(line.card)}**"
+    else:
+        out = md(line.text)
+    if line.cancelled_by:
+        out += f" (cancelled by {md(line.cancelled_by)})"
+    if line.narration:
+        out += f": *{md(line.narration)}*"
+    return out
+
+
+def _ending(t: Tale) -> str:
+    if t.dead:
+        return f"died ({md(t.death or 'an Untimely Death')}) with Self-Worth {t.self_worth:+d}"
+    return f"survived with Self-Worth {t.self_worth:+d}"
+
+
+def _summary(c: Chronicle) -> str:
+    if not c.over:
+        return "The game is not over yet."
+    won = ", ".join(f"{c.who(w)} ({c.family_names[w]})" for w in c.winners)
+    cap = " The table's turn cap ended it." if c.capped else ""
+    return f"After {c.rounds} rounds, the gloomiest family won: {won}.{cap}"
+
+
+def chronicle_markdown(c: Chronicle) -> str:
+    out = [f"# The chronicle of a game of {md(c.game.capitalize())}", "",
+           f"{c.players} players, seed {c.seed}. {md(_summary(c))}", ""]
+    for p in range(c.players):
+        out += [f"## {md(c.who(p))}: {md(c.family_names[p])} (Family Value {c.family_values[p]:+d})", ""]
+        for t in c.tales_of(p):
+            out += [f"### {md(t.name)}: {_ending(t)}", ""]
+            if not t.lines:
+                out += ["Nothing befell them at all.", ""]
+            out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(t.lines, 1)]
+            out.append("")
+    others = [t for t in c.tales if t.player is None or not 0 <= t.player < c.players]
+    if others:
+        out += ["## In nobody's family", ""]
+        for t in others:
+            out += [f"### {md(t.name)}: {_ending(t)}", ""]
+            out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(t.lines, 1)]
+            out.append("")
+    if c.table:
+        out += ["## Events, responses and Stories", ""]
+        out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(c.table, 1)]
+        out.append("")
+    out += ["## Family Values", "", "| player | family | Family Value | |", "| --- | --- | ---: | --- |"]
+    for p in range(c.players):
+        mark = "winner" if p in c.winners else ""
+        out.append(f"| {md(c.who(p))} | {md(c.family_names[p])} | {c.family_values[p]:+d} | {mark} |")
+    out.append("")
+    return "\n".join(out)
+
+
+# --- HTML -----------------------------------------------------------------------
+
+_CSS = """
+body { font: 16px/1.5 Georgia, 'Times New Roman', serif; max-width: 44em; margin: 2em auto;
+       padding: 0 1em; color: #1d1a17; background: #fdfaf3; }
+h1 { font-weight: normal; text-align: center; letter-spacing: .04em; }
+h2 { font-weight: normal; border-bottom: 1px solid #999; margin-top: 2em; }
+h3 { margin-bottom: .2em; } .ending { color: #5b4636; font-style: italic; }
+ol { margin-top: .3em; } li { margin: .15em 0; } .narration { font-style: italic; color: #4b3b6b; }
+.death { color: #7b1e1e; } .cancelled { text-decoration: line-through; }
+table { border-collapse: collapse; } td, th { padding: .2em .8em; border-bottom: 1px solid #ccc; }
+.winner { font-weight: bold; }
+@media print { body { background: white; margin: 0; } h2 { break-after: avoid; }
+               section.family { break-inside: avoid-page; } }
+"""
+
+
+def _line_html(c: Chronicle, line: Line) -> str:
+    if line.death:
+        body = f'<span class="death">☠ {escape(line.text)}</span>'
+    elif line.card is not None and line.text.startswith(("Player", "player")):
+        cls = ' class="cancelled"' if line.cancelled_by else ""
+        body = f"{escape(c.who(line.actor))} played <b{cls}>{escape(line.card)}</b>"
+    else:
+        body = escape(line.text)
+    if line.cancelled_by:
+        body += f" (cancelled by {escape(line.cancelled_by)})"
+    if line.narration:
+        body += f': <span class="narration">{escape(line.narration)}</span>'
+    return f"<li>{body}</li>"
+
+
+def _ending_html(t: Tale) -> str:
+    if t.dead:
+        return f"died ({escape(t.death or 'an Untimely Death')}) with Self-Worth {t.self_worth:+d}"
+    return f"survived with Self-Worth {t.self_worth:+d}"
+
+
+def _tale_html(c: Chronicle, t: Tale) -> str:
+    items = "".join(_line_html(c, ln) for ln in t.lines) or "<li>Nothing befell them at all.</li>"
+    return (f'<article class="tale" data-card="{t.card}"><h3>{escape(t.name)}</h3>'
+            f'<div class="ending">{_ending_html(t)}</div><ol>{items}</ol></article>')
+
+
+def chronicle_html(c: Chronicle) -> str:
+    """A printable page: one section per family, then the Family Values."""
+    parts = [f'<section class="family" data-player="{p}"><h2>{escape(c.who(p))}: '
+             f'{escape(c.family_names[p])} (Family Value {c.family_values[p]:+d})</h2>'
+             + "".join(_tale_html(c, t) for t in c.tales_of(p)) + "</section>"
+             for p in range(c.players)]
+    others = [t for t in c.tales if t.player is None or not 0 <= t.player < c.players]
+    if others:
+        parts.append('<section class="family"><h2>In nobody\'s family</h2>'
+                     + "".join(_tale_html(c, t) for t in others) + "</section>")
+    if c.table:
+        parts.append("<section><h2>Events, responses and Stories</h2><ol>"
+                     + "".join(_line_html(c, ln) for ln in c.table) + "</ol></section>")
+    rows = "".join(
+        f'<tr class="{"winner" if p in c.winners else ""}"><td>{escape(c.who(p))}</td>'
+        f"<td>{escape(c.family_names[p])}</td><td>{c.family_values[p]:+d}</td>"
+        f'<td>{"winner" if p in c.winners else ""}</td></tr>' for p in range(c.players))
+    parts.append('<section><h2>Family Values</h2><table id="family-values"><tr><th>player</th>'
+                 f"<th>family</th><th>Family Value</th><th></th></tr>{rows}</table></section>")
+    title = f"The chronicle of a game of {c.game.capitalize()}"
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
+            f"<p>{c.players} players, seed {c.seed}. {escape(_summary(c))}</p>"
+            + "".join(parts) + "</body></html>\n")

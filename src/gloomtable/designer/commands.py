@@ -1,0 +1,152 @@
+"""The designer commands of ``gloom``: ``deck new``, ``deck gallery``, ``balance``
+and the chronicle of ``replay``. The CLI module only registers them, so the
+command bodies live next to the code they drive."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+from gloomtable.engine import GloomtableError
+
+err = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    raise typer.Exit(code)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror}")
+
+
+def deck_new(
+    name: Annotated[str, typer.Argument(help="The deck's name; the file is named after it.")],
+    directory: Annotated[Path, typer.Option("--dir", help="Where to write the file.")] = Path("."),
+    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a small valid starter deck to edit: two families, every kind of card."""
+    from gloomtable.designer.starter import write_starter
+
+    try:
+        path = write_starter(name, directory, force)
+    except GloomtableError as exc:
+        _fail(str(exc))
+    print(f"wrote {path}")
+    print(f"  check it:   gloom deck check {path}")
+    print(f"  see it:     gloom deck gallery {path}")
+    print(f"  balance it: gloom balance classic {path} --players 4 --games 200 --out report.html")
+
+
+def deck_gallery(
+    paths: Annotated[list[str], typer.Argument(help="Deck files or shipped set names (mixed if several).")],
+    out: Annotated[Path | None, typer.Option(
+        help="Write the page here (default: <deck>-gallery.html).")] = None,
+    open_page: Annotated[bool, typer.Option("--open", help="Open the page in your browser.")] = False,
+) -> None:
+    """Write one self-contained page drawing every card, with a stack builder."""
+    from gloomtable.designer.gallery import write_gallery
+    from gloomtable.games.gloom.deck import DeckError
+
+    try:
+        path = write_gallery(paths, out)
+    except DeckError as exc:
+        err.print(f"[bold red]{len(exc.problems)} problem(s)[/] in {exc.source}:", highlight=False)
+        for p in exc.problems:
+            err.print(f"  {exc.source}: {p}", highlight=False, markup=False)
+        raise typer.Exit(1) from None
+    except GloomtableError as exc:
+        _fail(str(exc))
+    print(f"wrote {path}")
+    if open_page:
+        import webbrowser
+
+        webbrowser.open(path.resolve().as_uri())
+
+
+def balance(
+    paths: Annotated[list[str], typer.Argument(
+        help="Deck files or shipped set names, mixed into one deck (R-H10).")],
+    players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
+    games: Annotated[int, typer.Option(help="How many games to simulate.", min=1)] = 200,
+    bots: Annotated[str, typer.Option(help="Bot level, or one per seat separated by commas.")] = "random",
+    workers: Annotated[int | None, typer.Option(help="Processes (default: every core).", min=1)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
+    cap: Annotated[int | None, typer.Option(help="Safety cap on turns per game.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    records: Annotated[Path | None, typer.Option(help="Also save every game's record here.")] = None,
+) -> None:
+    """Simulate a deck on every core; report its balance as HTML charts and JSON."""
+    from gloomtable.designer.balance import deck_of, figures, run_balance
+    from gloomtable.designer.report_html import render_report
+    from gloomtable.games import make_game
+
+    if out is None and not as_json:
+        _fail("say where the report goes (--out report.html), or ask for --json")
+    sets = [str(Path(p).resolve()) if Path(p).is_file() else p for p in paths]
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    show_bar = not as_json or out is not None
+    try:
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                      disable=not show_bar) as bar:
+            task = bar.add_task(f"{games} games, {players} players", total=games)
+            run = run_balance(sets, players, games, seed, levels, workers, cap,
+                              on_games=lambda k: bar.advance(task, k))
+        fig = figures(run, deck_of(make_game("gloom", run.config)))
+    except GloomtableError as exc:
+        _fail(str(exc))
+    fig["deck"]["sets"] = list(paths)
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for rec in run.records:
+            rec.save(records / f"gloom-{rec.seed}.json")
+    if out is not None:
+        _write(out, render_report(fig))
+        err.print(f"report: {out}", highlight=False, markup=False)
+    if as_json:
+        print(json.dumps(fig))
+    elif out is not None:
+        seats = ", ".join(f"{r['share']:.1%}" for r in fig["win_share_by_seat"])
+        clear = [c["name"] for c in fig["cards"] if c["clear"]]
+        print(f"{fig['games']} games: win share by seat {seats}; median {fig['rounds']['median']} rounds; "
+              f"cards with a clear win-share difference: {', '.join(clear) or 'none'}")
+
+
+def replay_chronicle(record_path: Path, fmt: str, out: Path | None, narrate: bool) -> None:
+    """``gloom replay RECORD --chronicle``: the tale of the game, Markdown or HTML."""
+    from gloomtable.designer.chronicle import build_chronicle, chronicle_html, chronicle_markdown
+    from gloomtable.engine.record import GameRecord
+
+    if fmt not in ("md", "html"):
+        _fail(f"--format must be md or html, not {fmt!r}")
+    try:
+        rec = GameRecord.load(record_path)
+        chron = build_chronicle(rec, narrate=narrate)
+    except GloomtableError as exc:
+        _fail(f"{record_path}: {exc}")
+    text = chronicle_markdown(chron) if fmt == "md" else chronicle_html(chron)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        _write(out, text)
+        err.print(f"chronicle: {out}", highlight=False, markup=False)
+
+
+def register(app: typer.Typer, deck_app: typer.Typer) -> None:
+    """Add the designer commands to the ``gloom`` app and its ``deck`` group."""
+    deck_app.command("new")(deck_new)
+    deck_app.command("gallery")(deck_gallery)
+    app.command("balance")(balance)

@@ -1,0 +1,95 @@
+"""The designer's pages and APIs in the web app: the card gallery and the
+chronicle of a finished table. ``add_designer_routes(app)`` is all the server
+needs to call; refusals use the server's one error shape (``ServerError``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+
+from gloomtable.server.errors import ServerError
+
+MAX_DECK_BYTES = 512 * 1024
+"""The largest deck file the gallery accepts over HTTP (the classic set is ~40 KB)."""
+
+
+def _table_record(request: Request, table_id: str) -> tuple[Any, Any]:
+    from gloomtable.engine.record import GameRecord
+
+    table = request.app.state.lobby.get(table_id)  # ServerError 404 if unknown
+    row = table.row
+    if getattr(table.game, "deck", None) is None:
+        raise ServerError("not_found", "only Gloom games have a chronicle", 404)
+    if not table.state.is_over():
+        raise ServerError("not_over", "the chronicle is told once the game is over", 409)
+    names = [seat.row.name for seat in table.seats]
+    return GameRecord(row.game, row.config, row.seed, list(row.actions), dict(row.narration)), names
+
+
+def add_designer_routes(app: FastAPI) -> None:
+    """``/gallery``, ``/api/gallery/{set}``, ``POST /api/gallery`` and
+    ``/api/tables/{id}/chronicle[.md|.html]``."""
+
+    @app.get("/gallery", include_in_schema=False)
+    async def gallery_page() -> HTMLResponse:
+        from gloomtable.designer.gallery import served_page
+
+        return HTMLResponse(served_page())
+
+    @app.get("/api/gallery/{name}")
+    async def gallery_set(name: str) -> dict[str, Any]:
+        """The faces of a shipped set (only shipped sets: the server reads no paths)."""
+        from gloomtable.designer.gallery import gallery_data
+        from gloomtable.games.gloom.deck import SHIPPED_SETS
+
+        if name not in SHIPPED_SETS:
+            raise ServerError("not_found", f"no shipped set {name!r}; shipped: {', '.join(SHIPPED_SETS)}",
+                              404)
+        return gallery_data([name])
+
+    @app.post("/api/gallery")
+    async def gallery_upload(request: Request) -> Response:
+        """The faces of a deck file sent as the request body, or every problem with it."""
+        from fastapi.responses import JSONResponse
+
+        from gloomtable.designer.gallery import gallery_data_from_text
+        from gloomtable.games.gloom.deck import DeckError
+
+        body = await request.body()
+        if len(body) > MAX_DECK_BYTES:
+            raise ServerError("too_large", f"a deck file may have at most {MAX_DECK_BYTES} bytes", 413)
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ServerError("bad_message", "a deck file is UTF-8 text") from None
+        try:
+            return JSONResponse(gallery_data_from_text(text))
+        except DeckError as exc:
+            return JSONResponse({"type": "error", "code": "bad_message", "message": str(exc).split("\n")[0],
+                                 "problems": exc.problems}, status_code=400)
+
+    @app.get("/api/tables/{table_id}/chronicle")
+    async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
+        from gloomtable.designer.chronicle import build_chronicle
+
+        record, names = _table_record(request, table_id)
+        return build_chronicle(record, seat_names=names).to_dict()
+
+    @app.get("/api/tables/{table_id}/chronicle.md")
+    async def chronicle_md(table_id: str, request: Request) -> Response:
+        from gloomtable.designer.chronicle import build_chronicle, chronicle_markdown
+
+        record, names = _table_record(request, table_id)
+        text = chronicle_markdown(build_chronicle(record, seat_names=names))
+        return Response(text, media_type="text/markdown; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
+
+    @app.get("/api/tables/{table_id}/chronicle.html")
+    async def chronicle_page(table_id: str, request: Request) -> HTMLResponse:
+        from gloomtable.designer.chronicle import build_chronicle, chronicle_html
+
+        record, names = _table_record(request, table_id)
+        return HTMLResponse(chronicle_html(build_chronicle(record, seat_names=names)))

@@ -1,0 +1,148 @@
+"""Card texts in other languages, kept beside the deck files.
+
+A deck ``sets/classic.toml`` (or a user's ``my_deck.toml``) may carry
+``classic.es.toml``, ``classic.ru.toml`` ... next to it::
+
+    [set]
+    name = "Gloom: el juego clásico"
+    [families.castle-slogar]
+    name = "Castillo Slogar"
+    flavour = "..."
+    [cards.lord-slogar]
+    name = "Lord Slogar"
+    text = "..."
+    flavour = "..."
+
+Crazy Creatures uses the same idea with ``[colours.<key>]`` (``name``,
+``creature``, ``flavour``) and ``[machine.plus]`` / ``[machine.minus]``.
+Anything missing falls back to the deck's own (English) text; the engine never
+reads these files."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gloomtable.engine import GloomtableError
+
+GLOOM_SETS_PACKAGE = "gloomtable.games.gloom.sets"
+CREATURES_PACKAGE = "gloomtable.games.creatures"
+
+
+class TranslationFileError(GloomtableError, ValueError):
+    """A card translation file is not valid TOML or has the wrong shape."""
+
+
+def translation_source(deck_source: str, lang: str) -> tuple[str, Any]:
+    """Where the ``lang`` texts of one deck file live: (readable name, Traversable/Path).
+    A bare ``classic.toml`` is a shipped set inside the package."""
+    path = Path(deck_source)
+    name = f"{path.stem}.{lang}.toml"
+    from gloomtable.games.gloom.deck import SHIPPED_SETS
+
+    if path.parent == Path(".") and path.suffix == ".toml" and path.stem in SHIPPED_SETS:
+        return name, resources.files(GLOOM_SETS_PACKAGE).joinpath(name)
+    return str(path.with_name(name)), path.with_name(name)
+
+
+def _read(name: str, where: Any) -> dict[str, Any]:
+    try:
+        if not where.is_file():
+            return {}
+        text = where.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TranslationFileError(f"{name}: not valid TOML: {exc}") from None
+    for table in ("families", "cards", "colours", "machine", "set"):
+        value = data.get(table, {})
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for k, v in value.items()
+                                                  if table != "set"):
+            raise TranslationFileError(f"{name}: [{table}] must hold tables of texts")
+    return data
+
+
+@lru_cache(maxsize=64)
+def read_translation(deck_source: str, lang: str) -> dict[str, Any]:
+    """The parsed translation file of one deck file, ``{}`` when there is none."""
+    name, where = translation_source(deck_source, lang)
+    return _read(name, where)
+
+
+def deck_sources(combined_source: str) -> list[str]:
+    """The files of a (possibly mixed, ``a.toml+b.toml``) deck."""
+    return [s for s in combined_source.split("+") if s]
+
+
+class GloomTexts:
+    """Names, effect texts and flavour of one Gloom deck in one language."""
+
+    def __init__(self, deck: Any, lang: str) -> None:
+        self.deck = deck
+        self.lang = lang
+        self.cards: dict[str, dict[str, str]] = {}
+        self.families: dict[str, dict[str, str]] = {}
+        self.sets: list[dict[str, str]] = []
+        if lang != "en":
+            for src in deck_sources(deck.source):
+                data = read_translation(src, lang)
+                self.cards.update(data.get("cards", {}))
+                self.families.update(data.get("families", {}))
+                self.sets.append(data.get("set", {}))
+
+    def _card(self, index: int, field: str) -> str:
+        card = self.deck.cards[index]
+        return self.cards.get(card.key, {}).get(field) or getattr(card, field)
+
+    def name(self, index: int) -> str:
+        return self._card(index, "name")
+
+    def text(self, index: int) -> str:
+        return self._card(index, "text")
+
+    def flavour(self, index: int) -> str:
+        return self._card(index, "flavour")
+
+    def family_name(self, family_id: str) -> str:
+        for fam in self.deck.families:
+            if fam.id == family_id:
+                return self.families.get(family_id, {}).get("name") or fam.name
+        return family_id
+
+    def name_map(self) -> dict[str, str]:
+        """English card name -> this language's name (for the event formatter)."""
+        return {c.name: self.name(c.index) for c in self.deck.cards}
+
+    def family_map(self) -> dict[str, str]:
+        return {f.name: self.family_name(f.id) for f in self.deck.families}
+
+
+class CreatureTexts:
+    """Colour, Creature and Machine names of Crazy Creatures in one language."""
+
+    def __init__(self, creature_set: Any, lang: str) -> None:
+        self.set = creature_set
+        data: dict[str, Any] = {}
+        if lang != "en":
+            name = f"creatures.{lang}.toml"
+            data = _read(name, resources.files(CREATURES_PACKAGE).joinpath(name))
+        self.data = data
+
+    def colour(self, key: str) -> str:
+        return self.data.get("colours", {}).get(key, {}).get("name") or key
+
+    def creature(self, key: str) -> str:
+        for spec in self.set.colours:
+            if spec.key == key:
+                return self.data.get("colours", {}).get(key, {}).get("creature") or spec.creature
+        return key
+
+    def machine(self, side: str) -> str:
+        """``side`` is ``plus`` or ``minus``."""
+        english = (self.set.plus if side == "plus" else self.set.minus).name
+        return self.data.get("machine", {}).get(side, {}).get("name") or english

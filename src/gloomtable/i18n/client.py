@@ -1,0 +1,62 @@
+"""One entry point for clients: a game's texts in one language.
+
+``localizer_for(game, lang)`` gives ``event(e)``, ``action(state, a)``,
+``render(state, seat)`` and ``decision(kind)``. For English it returns the engine's
+own texts unchanged, so logs, golden files and English output stay exactly as they were.
+A game without a localizer (a new one) also falls back to the engine's English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.engine import Event, Game, State
+from gloomtable.i18n.catalog import Translator, translator
+
+
+class Localizer:
+    """The English pass-through; subclasses of the game formatters translate."""
+
+    def __init__(self, tr: Translator, impl: Any = None) -> None:
+        self.tr = tr
+        self.impl = impl
+        self.lang = tr.lang
+
+    def event(self, event: Event) -> str:
+        text = str(event)
+        return self.impl.events.format(text) if self.impl is not None else text
+
+    def text(self, english: str) -> str:
+        """An English event line (as logged) in this language."""
+        return self.impl.events.format(english) if self.impl is not None else english
+
+    def action(self, state: State, action: int) -> str:
+        text = state.action_to_string(action)
+        return self.impl.actions.format(text) if self.impl is not None else text
+
+    def action_text(self, english: str) -> str:
+        return self.impl.actions.format(english) if self.impl is not None else english
+
+    def render(self, state: State, player: int | None) -> str:
+        if self.impl is None:
+            return state.render(player)
+        return self.impl.render(state.view(player), player)
+
+    def decision(self, kind: str) -> str:
+        if self.impl is None:
+            return kind.replace("_", " ")
+        return self.impl.decision(kind)
+
+
+def localizer_for(game: Game, lang: str) -> Localizer:
+    tr = translator(lang)
+    if tr.lang == "en":
+        return Localizer(tr)
+    if game.name in ("gloom", "gloomier") and hasattr(game, "deck"):
+        from gloomtable.i18n.gloom_text import GloomLocalizer
+
+        return Localizer(tr, GloomLocalizer(game, tr))
+    if game.name == "creatures":
+        from gloomtable.i18n.creatures_text import CreaturesLocalizer
+
+        return Localizer(tr, CreaturesLocalizer(game, tr))
+    return Localizer(tr)

@@ -1,0 +1,131 @@
+"""Crazy Creatures in the reader's language: event lines, actions and the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.i18n.cards import CreatureTexts
+from gloomtable.i18n.catalog import Translator
+from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
+
+EVENTS = [
+    T(N_("Player {p} passes")),
+    T(N_("Player {p} plays {label}")),
+    T(N_("Same number: player {p} flips a Machine or makes another player draw")),
+    T(N_("Player {p} flips the {colour} Machine to {side}")),
+    T(N_("Player {p} draws {label} from the Reserve")),
+    T(N_("Player {p} makes player {q} draw from the Reserve")),
+    T(N_("Player {p} has played their last card: every other player takes one final turn")),
+    T(N_("Round {n} ends ({why}). {shown}")),
+    T(Nn_("Game over: {names} with {n} penalty point", "Game over: {names} with {n} penalty points"),
+      "n"),
+    T(N_("Round {n}: player {p} starts")),
+    T(Nn_("The game stops at the safety cap of {n} turn; round {r} is not scored",
+          "The game stops at the safety cap of {n} turns; round {r} is not scored"), "n"),
+]
+
+ACTIONS = [
+    T(N_("pass")),
+    T(N_("play {label}")),
+    T(N_("flip {colour} Machine")),
+    T(N_("make player {p} draw")),
+]
+
+WHY = {"every player in a row has passed": N_("every player in a row has passed"),
+       "the final turns are over": N_("the final turns are over")}
+
+DECISIONS = {"play": N_("play"), "same_number": N_("flip a Machine or make another player draw")}
+
+
+class CreaturesLocalizer:
+    """Events, actions and the table of one Crazy Creatures game in one language."""
+
+    def __init__(self, game: Any, tr: Translator) -> None:
+        from gloomtable.games.creatures.cards import CREATURE_SET
+
+        self.tr = tr
+        self.texts = texts = CreatureTexts(CREATURE_SET, tr.lang)
+        colours = [c.key for c in CREATURE_SET.colours]
+        colour_rx = alternation(colours)
+        sides = {f"+ {CREATURE_SET.plus.name}": f"+ {texts.machine('plus')}",
+                 f"- {CREATURE_SET.minus.name}": f"- {texts.machine('minus')}"}
+
+        def label(value: str) -> str:
+            colour, number = value.rsplit(" ", 1)
+            return f"{texts.colour(colour)} {number}"
+
+        def shown(value: str) -> str:
+            parts = []
+            for item in value.split(", player "):
+                seat, rest = item.removeprefix("player ").split(": ", 1)
+                score, total = rest.split(" (total ")
+                parts.append(tr.gettext("{player}: {score} (total {total})").format(
+                    player=tr.player(int(seat) - 1), score=score, total=total.rstrip(")")))
+            return ", ".join(parts)
+
+        kinds = {
+            "p": (INT, str), "q": (INT, str), "n": (INT, str), "r": (INT, str),
+            "label": (rf"(?:{colour_rx}) \d+", label),
+            "colour": (colour_rx, texts.colour),
+            "side": (alternation(sides), sides.__getitem__),
+            "why": (alternation(WHY), lambda v: tr.gettext(WHY[v])),
+            "shown": (r"player \d+: [+-]?\d+ \(total \d+\)(?:, player \d+: [+-]?\d+ \(total \d+\))*",
+                      shown),
+            "names": (r"player \d+(?: and player \d+)*", player_list(tr)),
+        }
+        self.events = Formatter(tr, EVENTS, kinds)
+        self.actions = Formatter(tr, ACTIONS, kinds)
+
+    def decision(self, kind: str) -> str:
+        return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
+
+    def render(self, v: dict[str, Any], player: int | None) -> str:
+        """The table as text, like ``games/creatures/view.render`` in the reader's language."""
+        _, tr, texts = self.tr.gettext, self.tr, self.texts
+        n = v["players"]
+        you = _("spectating") if player is None else _("you are player {p}").format(p=player + 1)
+        if v["over"]:
+            head = tr.ngettext("Crazy Creatures: game over after {n} round ({you})",
+                               "Crazy Creatures: game over after {n} rounds ({you})",
+                               len(v["round_scores"])).format(n=len(v["round_scores"]), you=you)
+        else:
+            what = (_("decides: flip a Machine or make another player draw")
+                    if v["decision"] == "same_number" else _("to play"))
+            head = _("Crazy Creatures: round {r} of {rounds}, player {p} {what} ({you})").format(
+                r=v["round"], rounds=v["rounds"], p=v["current_player"] + 1, what=what, you=you)
+        lines = [head, _("Machines:")]
+        for m in v["machines"]:
+            pile = " ".join(str(c["number"]) for c in m["pile"][:-1])
+            top = f"[{m['top']}]" if m["top"] else _("(empty)")
+            side = "plus" if m["side"] == "+" else "minus"
+            lines.append(f"  {texts.colour(m['colour']):<9}{texts.creature(m['colour']):<14} "
+                         f"{m['side']} {texts.machine(side):<18} "
+                         + _("pile: {cards}").format(cards=(pile + " " if pile else "") + top))
+        lines.append(_("Reserve: {n} face down; set aside: {m} unseen").format(
+            n=v["reserve_count"], m=v["aside_count"]))
+        if v["closer"] is not None:
+            lines.append(tr.ngettext("Player {p} is out: {n} final turn left",
+                                     "Player {p} is out: {n} final turns left",
+                                     v["final_turns_left"]).format(p=v["closer"] + 1,
+                                                                   n=v["final_turns_left"]))
+        for q in range(n):
+            mark = ">" if q == v["current_player"] else " "
+            name = tr.player(q) + (_(" (you)") if q == player else "")
+            rounds = ", ".join(f"{r[q]:+d}" for r in v["round_scores"])
+            cards = tr.ngettext("{n} card", "{n} cards", v["hand_counts"][q]).format(
+                n=v["hand_counts"][q])
+            lines.append(f" {mark} {name:<18}{cards:>10}   " + _("total {n}").format(n=v["totals"][q])
+                         + ("   " + _("rounds: {scores}").format(scores=rounds) if rounds else ""))
+        if player is not None:
+            hand = "  ".join(("*" if c["playable"] else "") + f"{texts.colour(c['colour'])} {c['number']}"
+                             for c in v["hand"])
+            pen = sum(c["penalty"] for c in v["hand"])
+            lines.append(_("Your hand ({n} penalty): {cards}   (* fits a pile now)").format(
+                n=pen, cards=hand or _("(empty)")))
+        if v["over"]:
+            res = v["result"]
+            winners = tr.gettext(" and ").join(tr.player(w) for w in res["winners"])
+            lines.append(tr.ngettext("Winner: {names}", "Winners: {names}", len(res["winners"])).format(
+                names=winners)
+                         + (_("  (stopped at the turn cap)") if res["capped"] else ""))
+        return "\n".join(lines)

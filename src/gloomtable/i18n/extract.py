@@ -1,0 +1,100 @@
+"""Maintainers' tool: extract every message and bring the ``.po`` catalogs up to date.
+
+    python -m gloomtable.i18n.extract          # update locale/*/LC_MESSAGES/gloomtable.po
+    python -m gloomtable.i18n.extract --check  # exit 1 if a catalog lacks a message
+
+Python sources are read with Babel's python extractor, the web page's ES modules with
+its javascript extractor (``babel.cfg`` holds the same mapping for ``pybabel``).
+English msgstrs are copies of the msgids, so the English catalog is complete too."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from gloomtable.i18n.catalog import DOMAIN, LANGUAGES
+
+PKG = Path(__file__).resolve().parents[1]
+KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2)}
+METHOD_MAP = [("**/web/**.js", "javascript"), ("**.py", "python")]
+SKIP = ("rl/", "tests/")
+
+
+def extract() -> Catalog:
+    """Every message the package shows, as a template catalog."""
+    template = Catalog(domain=DOMAIN, project="gloomtable", fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(PKG), METHOD_MAP, {}, keywords=KEYWORDS, strip_comment_tags=True):
+        if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
+            continue
+        template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def po_file(lang: str) -> Path:
+    return PKG / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load(lang: str) -> Catalog:
+    path = po_file(lang)
+    if not path.exists():
+        return Catalog(locale=lang, domain=DOMAIN, project="gloomtable", fuzzy=False)
+    with path.open("rb") as fh:
+        return read_po(fh, locale=lang, domain=DOMAIN)
+
+
+def update() -> None:
+    for lang in LANGUAGES:
+        template = extract()  # fresh each time: Catalog.update may share Message objects
+        cat = load(lang)
+        cat.update(template, no_fuzzy_matching=True)
+        cat.obsolete.clear()
+        if lang == "en":
+            for msg in cat:
+                strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+                if msg.id and (msg.fuzzy or not all(strings)
+                               or (msg.pluralizable and not isinstance(msg.string, tuple))):
+                    msg.string = msg.id
+                    msg.flags.discard("fuzzy")
+        path = po_file(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as fh:
+            write_po(fh, cat, width=100, omit_header=False, sort_output=False,
+                     include_previous=False)
+
+
+def missing() -> list[str]:
+    """``lang: msgid`` for every extracted message some catalog does not translate."""
+    template = extract()
+    out = []
+    for lang in LANGUAGES:
+        cat = load(lang)
+        nplurals = cat.num_plurals
+        for msg in template:
+            if not msg.id:
+                continue
+            have = cat.get(msg.id, context=msg.context)
+            strings = () if have is None or have.fuzzy else (
+                have.string if isinstance(have.string, tuple) else (have.string,))
+            want = nplurals if msg.pluralizable else 1
+            if len([s for s in strings if s]) < want:
+                out.append(f"{lang}: {msg.id if isinstance(msg.id, str) else msg.id[0]!r}")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if "--check" in argv:
+        gaps = missing()
+        for g in gaps:
+            print(g)
+        return 1 if gaps else 0
+    update()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

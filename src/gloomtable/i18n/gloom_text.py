@@ -1,0 +1,240 @@
+"""Gloom in the reader's language: event lines, actions and the table as text.
+
+Everything is rebuilt from ``view(player)`` and the deck's card data, like the
+engine's own ``games/gloom/render.py``, so nothing hidden can leak through it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gloomtable.i18n.cards import GloomTexts
+from gloomtable.i18n.catalog import Translator
+from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
+
+EVENTS = [
+    T(N_("The discard pile is shuffled into a new draw pile.")),
+    T(N_("Player {p} draws {card}.")),
+    T(N_("Player {p} draws a card.")),
+    T(N_("Player {p} discards {card}.")),
+    T(N_("Player {p} gains a free play ({freeplay}).")),
+    T(N_("{card} moves from {char} to {char2}.")),
+    T(N_("{card} leaves {char} for player {q}'s hand.")),
+    T(N_("{card} is stripped from {char}.")),
+    T(N_("{char} returns from the grave.")),
+    T(N_("Player {p} takes {card} from player {q}.")),
+    T(N_("Player {p} takes a card from player {q}.")),
+    T(N_("Players {p} and {q} swap hands.")),
+    T(N_("Player {p} will skip their next turn.")),
+    T(N_("Player {p} takes the family {family}.")),
+    T(N_("Player {p} sets {card} aside.")),
+    T(N_("Player {p} takes the set-aside Characters as their family.")),
+    T(Nn_("The table's cap of {n} turn is reached: the game ends and is scored as it stands.",
+          "The table's cap of {n} turns is reached: the game ends and is scored as it stands."), "n"),
+    T(N_("Player {p} skips this turn.")),
+    T(N_("Turn {n}: player {p} plays.")),
+    T(N_("Player {p} passes.")),
+    T(N_("Player {p} forgoes their free plays.")),
+    T(Nn_("Player {p} discards their hand ({n} card).",
+          "Player {p} discards their hand ({n} cards)."), "n"),
+    T(N_("Player {p} plays {card} on {char}.")),
+    T(N_("Player {p} plays {card}.")),
+    T(N_("Player {p} lets it stand.")),
+    T(N_("Player {p} answers with {card}: {card2} is cancelled.")),
+    T(N_("{char} dies: {card}.")),
+    T(N_("The game is over. Family Values: {scores}. Winner: {names}.")),
+    # Gloomier (R-H2, R-H5, R-H7)
+    T(N_("Player {p} chooses {card}.")),
+    T(N_("Guest {card} waits in the middle.")),
+    T(N_("Story {card} waits in the middle.")),
+    T(N_("{card} returns to the middle.")),
+    T(N_("Player {p} claims the Story {card} from player {q}.")),
+    T(N_("Player {p} claims the Story {card}.")),
+    T(N_("{card} follows {card2} from the middle to player {q}'s family.")),
+    T(N_("{card} follows {card2} from player {q}'s family to player {r}'s family.")),
+]
+
+ACTIONS = [
+    T(N_("let it stand (no response)")),
+    T(N_("pass")),
+    T(N_("end the turn (forgo free plays)")),
+    T(N_("discard your whole hand")),
+    T(N_("take the family {family}")),
+    T(N_("choose player {p}")),
+    T(N_("discard {cardx}")),
+    T(N_("set aside {cardx}")),
+    T(N_("choose {cardx}")),
+    T(N_("respond with {card}")),
+    T(N_("play the Event {card}")),
+    T(N_("claim the Story {card}")),
+    T(N_("play {cardx} on {cardx2}")),
+    T(N_("play {cardx}")),
+    T(N_("{cardx}")),
+]
+
+FREE_PLAY = {"card": N_("any card"), "Untimely Death": N_("Untimely Death"),
+             "modifier": N_("Modifier"), "event": N_("Event")}
+
+DECISIONS = {
+    "play": N_("play"), "respond": N_("respond"), "discard": N_("discard"),
+    "choose_family": N_("choose a family"), "set_aside": N_("set a Character aside"),
+    "move_modifier_from": N_("move a Modifier: from whom"),
+    "move_modifier_to": N_("move a Modifier: onto whom"),
+    "choose_player": N_("choose a player"), "choose_character": N_("choose a Character"),
+}
+
+MIDDLE = N_("in the middle")
+
+ICONS = {"beast": N_("beast"), "death": N_("death"), "duck": N_("duck"), "goblet": N_("goblet"),
+         "lucre": N_("lucre"), "romance": N_("romance"), "murder": N_("murder"),
+         "investigation": N_("investigation")}
+
+CARD_TYPES = {"character": N_("Character"), "modifier": N_("Modifier"), "event": N_("Event"),
+              "untimely_death": N_("Untimely Death"), "guest": N_("Guest"), "story": N_("Story")}
+
+
+class GloomLocalizer:
+    """Events, actions and the table of one Gloom game in one language."""
+
+    def __init__(self, game: Any, tr: Translator) -> None:
+        self.tr = tr
+        self.deck = game.deck
+        self.texts = GloomTexts(game.deck, tr.lang)
+        names = self.texts.name_map()
+        fams = self.texts.family_map()
+        name_rx = alternation(names)
+
+        middle = tr.gettext("in the middle")
+
+        def described(value: str) -> str:
+            m = re.match(rf"({name_rx})(?: \((.*)\))?\Z", value)
+            assert m is not None
+            name = names[m.group(1)]
+            if m.group(2) is None:
+                return name
+            inside = player_list(tr)(m.group(2)).replace("in the middle", middle)
+            return f"{name} ({inside})"
+
+        kinds = {
+            "p": (INT, str), "q": (INT, str), "r": (INT, str), "n": (INT, str),
+            "card": (name_rx, names.__getitem__), "char": (name_rx, names.__getitem__),
+            "cardx": (rf"(?:{name_rx})(?: \([^()]*\))?", described),
+            "family": (alternation(fams), fams.__getitem__),
+            "freeplay": (alternation(FREE_PLAY), lambda v: tr.gettext(FREE_PLAY[v])),
+            "scores": (r"-?\d+(?:, -?\d+)*", str),
+            "names": (r"player \d+(?:, player \d+)*", player_list(tr)),
+        }
+        self.events = Formatter(tr, EVENTS, kinds)
+        self.actions = Formatter(tr, ACTIONS, kinds)
+
+    def decision(self, kind: str) -> str:
+        return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
+
+    def _slots(self, values: list[Any], points: bool) -> str:
+        out = []
+        for v in values:
+            if v is None:
+                out.append("·")
+            elif v == "blank":
+                out.append("▮")
+            elif points:
+                out.append(f"{v:+d}")
+            else:
+                out.append(self.icon(v))
+        return "/".join(out)
+
+    def icon(self, name: str) -> str:
+        return self.tr.gettext(ICONS[name]) if name in ICONS else name
+
+    def _character_lines(self, ch: dict[str, Any]) -> str:
+        _, texts = self.tr.gettext, self.texts
+        mark = "☠ " if ch["dead"] else "  "
+        icons = ", ".join(self.icon(i) for i in ch["icons"]) or _("no icons")
+        name = texts.name(ch["card"]) + (_(" (Guest)") if ch.get("guest") else "")
+        out = [" {mark}{name:<32} {sw}  {pts}  {icons}".format(
+            mark=mark, name=name, sw=_("Self-Worth {n}").format(n=f"{ch['self_worth']:+4d}"),
+            pts=_("points {slots}").format(slots=self._slots(ch["points"], True)),
+            icons=_("icons {icons}").format(icons=icons))]
+        if len(ch["stack"]) > 1:
+            stack = " < ".join(texts.name(c) for c in ch["stack"][1:])
+            out.append("      " + _("stack (bottom to top): {cards}").format(cards=stack))
+        for c in ch["live_effects"]:
+            out.append("      " + _("live effect: {card}: {text}").format(
+                card=texts.name(c), text=texts.text(c)))
+        return "\n".join(out)
+
+    def _story_line(self, st: dict[str, Any]) -> str:
+        need = ", ".join(f"{n} {self.icon(icon)}" for icon, n in st["requires"].items())
+        return "  " + self.tr.gettext("Story {name} (needs {icons}): {text}").format(
+            name=self.texts.name(st["card"]), icons=need, text=self.texts.text(st["card"]))
+
+    def render(self, view: dict[str, Any], player: int | None) -> str:
+        """The table as text, like ``games/gloom/render.py`` but in the reader's language."""
+        _, tr, texts = self.tr.gettext, self.tr, self.texts
+        lines: list[str] = []
+        if view["over"]:
+            lines.append(_("The game ended on turn {turn} (round {round}).").format(
+                turn=view["turn"], round=view["round"]))
+        elif view["turn"] == 0:
+            lines.append(_("Setting up the table: player {p} will play first.").format(
+                p=view["turn_player"] + 1))
+        else:
+            line = tr.ngettext("Turn {turn} (round {round}), player {p} to play; {n} play left",
+                               "Turn {turn} (round {round}), player {p} to play; {n} plays left",
+                               view["plays_left"]).format(turn=view["turn"], round=view["round"],
+                                                          p=view["turn_player"] + 1,
+                                                          n=view["plays_left"])
+            if view["free_plays"]:
+                free = {"any": "card", "untimely_death": "Untimely Death"}
+                line += _(", free: {kinds}").format(kinds=", ".join(
+                    tr.gettext(FREE_PLAY.get(free.get(k, k), k)) for k in view["free_plays"]))
+            lines.append(line)
+        lines.append(_("Draw pile {draw}, discard pile {discard}, hands {hands}").format(
+            draw=view["draw_pile"], discard=len(view["discard"]), hands=view["hand_sizes"]))
+        if view.get("characters_available"):
+            lines.append(_("Characters still to choose: {names}").format(
+                names=", ".join(texts.name(ch["card"]) for ch in view["characters_available"])))
+        middle = view.get("middle") or {"guests": [], "stories": []}
+        if middle["guests"] or middle["stories"]:
+            lines.append("\n" + _("In the middle, uncontrolled:"))
+            lines.extend(self._character_lines(ch) for ch in middle["guests"])
+            lines.extend(self._story_line(st) for st in middle["stories"])
+        for fam in view["families"]:
+            p = fam["player"]
+            head = (_("Player {p} (you)") if p == player else _("Player {p}")).format(p=p + 1)
+            line = _("{who}: Family Value {value}, draw limit {limit}").format(
+                who=head, value=fam["family_value"], limit=view["draw_limits"][p])
+            if view["skips"][p]:
+                line += tr.ngettext(", skips {n} turn", ", skips {n} turns",
+                                    view["skips"][p]).format(n=view["skips"][p])
+            lines.append("\n" + line)
+            if fam.get("story") is not None:
+                lines.append(self._story_line(fam["story"]))
+            lines.extend(self._character_lines(ch) for ch in fam["characters"] + fam.get("guests", []))
+        if view["in_play"]:
+            lines.append("\n" + _("Being played: {cards}").format(
+                cards=", ".join(texts.name(c) for c in view["in_play"])))
+        if view["hand"] is not None and player is not None:
+            lines.append("\n" + tr.ngettext("Your hand ({n} card, draw limit {limit}):",
+                                            "Your hand ({n} cards, draw limit {limit}):",
+                                            len(view["hand"])).format(
+                n=len(view["hand"]), limit=view["draw_limits"][player]))
+            for c in view["hand"]:
+                card = self.deck.cards[c]
+                bits = []
+                if any(x is not None for x in card.points):
+                    bits.append(_("points {slots}").format(slots=self._slots(list(card.points), True)))
+                if any(i is not None for i in card.icons):
+                    bits.append(_("icons {icons}").format(icons=self._slots(list(card.icons), False)))
+                kind = tr.gettext(CARD_TYPES.get(card.type.value, card.type.value))
+                text = texts.text(c)
+                lines.append(f"  [{kind}] {texts.name(c)}  " + "  ".join(bits)
+                             + (f"\n      {text}" if text else ""))
+        if view["over"]:
+            res = view["result"]
+            lines.append("\n" + _("Game over. Family Values: {scores}").format(scores=", ".join(
+                f"{tr.player(p)}: {s}" for p, s in enumerate(res["scores"]))))
+            lines.append(_("Winner(s): {names}").format(
+                names=", ".join(tr.player(w) for w in res["winners"]))
+                + (_(" (the turn cap ended the game)") if res["capped"] else ""))
+        return "\n".join(lines)

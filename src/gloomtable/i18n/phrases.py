@@ -1,0 +1,117 @@
+"""The client-side formatter: the engine's English event and action texts, in any language.
+
+**Decision:** the engine keeps speaking English (records, golden files and logs stay
+stable and language-free). Every text shape the engines produce is listed here once as
+a template, e.g. ``"Player {p} draws {card}."``; that template is both the regex that
+recognises the engine's line and the gettext msgid of its translation. Placeholders are
+re-rendered in the reader's language (card and family names from the deck's translation
+files, "player 3" lists, colours, Machine sides). A line no template matches is shown
+in English; ``tests/test_i18n_phrases.py`` plays whole games in every language and fails
+if any line or action of the shipped games falls through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from gloomtable.i18n.catalog import Translator
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it here."""
+    return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural pair for extraction (babel keyword ``Nn_:1,2``)."""
+    return singular, plural
+
+
+@dataclass(frozen=True)
+class Template:
+    """One engine text shape. ``plural`` names the count placeholder of a plural pair."""
+
+    msgid: str
+    plural: str | None = None
+    count: str | None = None
+
+    @property
+    def english(self) -> str:
+        """The form the engine prints (plural shapes always print the plural)."""
+        return self.plural or self.msgid
+
+
+def T(msg: str | tuple[str, str], count: str | None = None) -> Template:
+    if isinstance(msg, tuple):
+        return Template(msg[0], msg[1], count)
+    return Template(msg)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Formatter:
+    """Recognises English texts by template and re-renders them through ``tr``.
+
+    ``kinds`` maps a placeholder name to (regex, converter): the regex recognises
+    the English value, the converter gives it in the reader's language."""
+
+    def __init__(self, tr: Translator, templates: Iterable[Template],
+                 kinds: dict[str, tuple[str, Callable[[str], str]]]) -> None:
+        self.tr = tr
+        self.kinds = kinds
+        self.compiled: list[tuple[re.Pattern[str], Template, list[str]]] = []
+        for t in templates:
+            names: list[str] = []
+            parts: list[str] = []
+            pos = 0
+            for m in _PLACEHOLDER.finditer(t.english):
+                parts.append(re.escape(t.english[pos:m.start()]))
+                name = m.group(1)
+                names.append(name)
+                regex = kinds[name.rstrip("0123456789")][0]
+                parts.append(f"(?P<{name}>{regex})")
+                pos = m.end()
+            parts.append(re.escape(t.english[pos:]))
+            self.compiled.append((re.compile("".join(parts) + r"\Z"), t, names))
+
+    def match(self, text: str) -> tuple[Template, dict[str, str]] | None:
+        for rx, t, names in self.compiled:
+            m = rx.match(text)
+            if m:
+                return t, {n: m.group(n) for n in names}
+        return None
+
+    def format(self, text: str) -> str:
+        """``text`` in the reader's language; unchanged if no template knows it."""
+        found = self.match(text)
+        if found is None:
+            return text
+        t, values = found
+        out = {n: self.kinds[n.rstrip("0123456789")][1](v) for n, v in values.items()}
+        if t.plural is not None and t.count is not None:
+            pattern = self.tr.ngettext(t.msgid, t.plural, int(values[t.count]))
+        else:
+            pattern = self.tr.gettext(t.msgid)
+        return pattern.format(**out)
+
+
+def alternation(names: Iterable[str]) -> str:
+    """A regex matching exactly one of ``names`` (longest first, so none shadows another)."""
+    uniq = sorted(set(names), key=len, reverse=True)
+    return "|".join(re.escape(n) for n in uniq) if uniq else r"(?!)"
+
+
+def player_list(tr: Translator) -> Callable[[str], str]:
+    """"player 1 and player 3" / "player 1, player 2" in the reader's language."""
+    and_ = tr.gettext(" and ")
+
+    def convert(text: str) -> str:
+        out = re.sub(r"player (\d+)", lambda m: tr.player(int(m.group(1)) - 1), text)
+        return out.replace(" and ", and_)
+    return convert
+
+
+INT = r"[+-]?\d+"

@@ -1,0 +1,22 @@
+"""The short rules reference, one Markdown file per game and language
+(``locale/<lang>/rules/<game>.md``), for ``gloom rules`` and the web page."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from gloomtable.engine import ConfigError
+from gloomtable.i18n.catalog import LANGUAGES
+
+RULE_GAMES = ("gloom", "creatures")
+ALIASES = {"gloomier": "gloom"}
+
+
+def rules_text(game: str, lang: str) -> str:
+    """The rules reference of ``game`` in ``lang`` (English for unshipped languages)."""
+    key = ALIASES.get(game, game)
+    if key not in RULE_GAMES:
+        raise ConfigError(f"no rules reference for {game!r}; known games: {', '.join(RULE_GAMES)}")
+    lang = lang if lang in LANGUAGES else "en"
+    return resources.files("gloomtable").joinpath("locale", lang, "rules", f"{key}.md").read_text(
+        encoding="utf-8")

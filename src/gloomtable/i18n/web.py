@@ -1,0 +1,138 @@
+"""The web page's side of translation, used by the server.
+
+* :func:`web_catalog` turns a gettext catalog into the JSON ``web/i18n.js`` reads:
+  ``{"English": "translation", "{n} card": {"one": ..., "few": ..., "many": ...,
+  "other": ...}}``, plural forms keyed by the ``Intl.PluralRules`` categories of the
+  language (worked out from Babel's CLDR data, so JS and gettext agree).
+* :func:`request_language` picks a request's language: ``?lang=``, then the
+  ``gloomtable_lang`` cookie the page's language switch sets, then Accept-Language.
+* :func:`localize_catalogue` and :func:`localize_state` put a table's card faces and
+  live messages (views, choices, log) into that language with the same card translation
+  files and formatters as the terminal; the engine still speaks English.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from typing import Any
+
+from babel import Locale
+
+from gloomtable.i18n.catalog import LANGUAGE_NAMES, LANGUAGES, load_catalog, translator
+from gloomtable.i18n.negotiate import from_accept_language, normalise
+
+COOKIE = "gloomtable_lang"
+_SAMPLES = (0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 14, 21, 22, 25, 100, 101, 102, 105, 111, 1000000)
+
+
+@cache
+def web_catalog(lang: str) -> dict[str, Any]:
+    """Every message of ``lang`` as the page's JSON catalogue (``{}`` for English)."""
+    if lang not in LANGUAGES or lang == "en":
+        return {}
+    cat = load_catalog(lang)
+    tr = translator(lang).translations
+    locale = Locale.parse(lang)
+    categories: dict[str, int] = {}
+    for n in _SAMPLES:
+        categories.setdefault(locale.plural_form(n), n)
+    out: dict[str, Any] = {}
+    for msg in cat:
+        if not msg.id or msg.fuzzy:
+            continue
+        if isinstance(msg.id, tuple):
+            forms = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+            plural: dict[str, str] = {}
+            for category, n in categories.items():
+                idx = tr.plural(n) if hasattr(tr, "plural") else (0 if n == 1 else 1)
+                if idx < len(forms) and forms[idx]:
+                    plural[category] = forms[idx]
+            if "other" not in plural and forms and forms[-1]:
+                plural["other"] = forms[-1]  # e.g. Russian "other" is for fractions only
+            out[msg.id[0]] = plural
+        elif msg.string:
+            out[msg.id] = msg.string
+    return out
+
+
+def languages_info(accept_language: str | None) -> dict[str, Any]:
+    """The shipped languages and the one Accept-Language asks for."""
+    return {"lang": from_accept_language(accept_language) or "en",
+            "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES]}
+
+
+def request_language(query: Mapping[str, str], cookies: Mapping[str, str],
+                     headers: Mapping[str, str]) -> str:
+    """``?lang=``, else the switch's cookie, else Accept-Language, else English."""
+    for value in (query.get("lang"), cookies.get(COOKIE)):
+        lang = normalise(value) if value else None
+        if lang:
+            return lang
+    return from_accept_language(headers.get("accept-language")) or "en"
+
+
+@lru_cache(maxsize=64)
+def _localizer(game: Any, lang: str) -> Any:
+    from gloomtable.i18n.client import localizer_for
+
+    return localizer_for(game, lang)
+
+
+def localize_catalogue(game: Any, catalogue: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A table's printed card faces with names, effect texts and flavour in ``lang``."""
+    loc = _localizer(game, lang)
+    texts = getattr(loc.impl, "texts", None)
+    if texts is None or not hasattr(texts, "name"):
+        return catalogue
+    out = copy.deepcopy(catalogue)
+    for face in out.get("cards", []):
+        i = face.get("index")
+        if isinstance(i, int):
+            face["name"], face["text"], face["flavour"] = texts.name(i), texts.text(i), texts.flavour(i)
+    for fam in out.get("families", []):
+        fam["name"] = texts.family_name(fam.get("id", ""))
+        fam["flavour"] = texts.families.get(fam.get("id", ""), {}).get("flavour") or fam.get("flavour", "")
+    return out
+
+
+def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, Any]:
+    """A ``state`` message for one connection, in ``lang``: names in the view, the
+    choices' texts and the log's lines. The cached view is copied, never changed."""
+    if lang == "en" or lang not in LANGUAGES:
+        return message
+    loc = _localizer(game, lang)
+    if loc.impl is None:
+        return message
+    msg = dict(message)
+    msg["view"] = view = copy.deepcopy(message.get("view") or {})
+    texts = loc.impl.texts
+    if hasattr(texts, "name"):  # Gloom
+        def rename(ch: dict[str, Any]) -> None:
+            if isinstance(ch.get("card"), int):
+                ch["name"] = texts.name(ch["card"])
+                if "text" in ch:
+                    ch["text"] = texts.text(ch["card"])
+        for fam in view.get("families", []):
+            for ch in fam.get("characters", []) + fam.get("guests", []):
+                rename(ch)
+            if fam.get("story"):
+                rename(fam["story"])
+        middle = view.get("middle") or {}
+        for ch in middle.get("guests", []) + middle.get("stories", []):
+            rename(ch)
+        for ch in view.get("characters_available", []):
+            rename(ch)
+        for fam in view.get("families_available", []):
+            fam["name"] = texts.family_name(fam.get("id", ""))
+    elif hasattr(texts, "creature"):  # Crazy Creatures
+        for m in view.get("machines", []):
+            m["creature"] = texts.creature(m.get("colour", ""))
+            m["machine"] = texts.machine("plus" if m.get("side") == "+" else "minus")
+        for c in view.get("choices", []):
+            c["text"] = loc.action_text(c.get("text", ""))
+    msg["choices"] = [{**c, "text": loc.action_text(c.get("text", ""))} for c in message.get("choices", [])]
+    msg["log"] = [e if e.get("kind") == "narration" else {**e, "text": loc.text(e.get("text", ""))}
+                  for e in message.get("log", [])]
+    return msg

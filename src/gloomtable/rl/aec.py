@@ -1,0 +1,143 @@
+"""One PettingZoo AEC environment class serving every gloomtable game.
+
+The environment drives an engine :class:`~gloomtable.engine.State` through the
+protocol only, and builds each agent's observation from ``state.view(seat)``
+alone (never from the state), so no hidden card can reach an agent.
+
+Rewards come at the end: each agent's win share (``Result.returns()``: 1/k for
+each of k tied winners, else 0). With ``reward="shaped"`` every step also pays
+each agent the improvement of its own score (Family Value in Gloom, penalty
+total in Crazy Creatures; lower is better in both) divided by the encoder's
+``score_scale``; the win share still comes on top at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from gloomtable.engine import ConfigError, Game, State
+from gloomtable.games import make_game
+
+REWARDS = ("win_share", "shaped")
+SEED_BOUND = 2**63 - 1
+
+
+class GloomtableAECEnv(AECEnv):
+    """AEC environment over ``make_game(game_name, config)``; see the module doc."""
+
+    def __init__(self, game_name: str, env_name: str, encoder_for: Callable[[Game], Any],
+                 render_mode: str | None = None, reward: str = "win_share", **config: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+        self.metadata = {"render_modes": ["ansi"], "name": env_name, "is_parallelizable": False,
+                         "render_fps": 1}
+        self.render_mode = render_mode
+        self.reward_kind = reward
+        self.game: Game = make_game(game_name, config)
+        self.encoder = encoder_for(self.game)
+        n = self.game.num_players
+        self.num_actions = self.game.num_distinct_actions
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        size = self.encoder.size
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-1.0, 1.0, (size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.num_actions)
+                              for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self.state: State = self.game.new_initial_state(0)
+        self.agents = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` makes this and every following game reproducible."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state(int(self._seeds.integers(0, SEED_BOUND)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._legal: list[int] | None = None
+        self._scores = self._public_scores() if self.reward_kind == "shaped" else None
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def _public_scores(self) -> list[float]:
+        """Every seat's score as the public (spectator) view shows it."""
+        view = self.state.view(None)
+        return [self.encoder.score(view, q) for q in range(len(self.possible_agents))]
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the agent to move (cached until the next step)."""
+        if self._legal is None:
+            self._legal = [] if self.state.is_over() else self.state.legal_actions()
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat_of[agent]
+        state = self.state
+        view = state.view(seat)
+        obs = np.zeros(self.encoder.size, np.float32)
+        self.encoder.encode(view, obs)
+        bits = bytearray(self.num_actions)
+        if not state.is_over() and state.current_player() == seat:
+            legal = view.get("legal_actions")  # the deciding seat's view lists them
+            for a in legal if legal else self.legal_actions():
+                bits[a] = 1
+        return {"observation": obs, "action_mask": np.frombuffer(bits, np.int8)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(int(action))  # an illegal action raises IllegalActionError, unchanged
+        self._legal = None
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if self._scores is not None:
+            scores = self._public_scores()
+            scale = self.encoder.score_scale
+            for a in self.agents:
+                q = self.seat_of[a]
+                rewards[a] = (self._scores[q] - scores[q]) / scale
+            self._scores = scores
+        if self.state.is_over():
+            result = self.state.result()
+            for a, share in zip(self.possible_agents, result.returns(), strict=True):
+                rewards[a] += share
+            ended = self.truncations if result.capped else self.terminations
+            for a in self.agents:
+                ended[a] = True
+                self.infos[a] = {"result": result.to_dict()}
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.rewards = rewards
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The table as the agent to move sees it (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        return self.state.render(self.seat_of[self.agent_selection])
+
+    def close(self) -> None:
+        """Nothing to release: no window, no process."""

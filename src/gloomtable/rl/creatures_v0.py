@@ -1,0 +1,31 @@
+"""PettingZoo AEC environment of Crazy Creatures of Dr. Gloom.
+
+``env(players=3, reward="win_share", render_mode=None, **options)`` (with
+PettingZoo's usual illegal-move, bounds and order wrappers) or ``raw_env(...)``;
+options are those of ``make_game("creatures", ...)``. Observation: a dict with
+``observation`` (float32, see ``docs/rl.md``) and ``action_mask`` (int8, 57).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from gloomtable.rl.aec import GloomtableAECEnv
+from gloomtable.rl.encode_creatures import CreaturesEncoder
+
+NAME = "creatures_v0"
+
+
+def raw_env(**kw: Any) -> GloomtableAECEnv:
+    """The unwrapped environment (raises on an illegal action)."""
+    return GloomtableAECEnv("creatures", NAME, lambda g: CreaturesEncoder(g.num_players), **kw)
+
+
+def env(**kw: Any):
+    """The environment as PettingZoo's classic games wrap theirs."""
+    e = raw_env(**kw)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,32 @@
+"""PettingZoo AEC environment of Gloom (classic set by default; ``sets`` mixes sets).
+
+``env(players=4, reward="win_share", render_mode=None, **options)`` (with
+PettingZoo's usual illegal-move, bounds and order wrappers) or ``raw_env(...)``;
+options are those of ``make_game("gloom", ...)``. Observation: a dict with
+``observation`` (float32, layout from the deck, see ``docs/rl.md``) and
+``action_mask`` (int8, the game's action space).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from gloomtable.rl.aec import GloomtableAECEnv
+from gloomtable.rl.encode_gloom import GloomEncoder
+
+NAME = "gloom_v0"
+
+
+def raw_env(**kw: Any) -> GloomtableAECEnv:
+    """The unwrapped environment (raises on an illegal action)."""
+    return GloomtableAECEnv("gloom", NAME, GloomEncoder, **kw)
+
+
+def env(**kw: Any):
+    """The environment as PettingZoo's classic games wrap theirs."""
+    e = raw_env(**kw)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

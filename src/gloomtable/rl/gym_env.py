@@ -1,0 +1,148 @@
+"""A Gymnasium environment: the learner holds one seat, bots hold the others.
+
+``gymnasium.make("gloomtable/Creatures-v0", opponents=["random", "heuristic"])``
+(ids registered by ``import gloomtable.rl``). Opponents are
+``gloomtable.bots.base.make_bot(level, game, seed)`` bots, which see only their
+own views. The observation is the learner's PettingZoo observation (a dict of
+``observation`` and ``action_mask``); the mask is also in ``info``.
+
+An illegal action ends the episode at once with reward ``-1`` (and
+``info["illegal_action"]``), as PettingZoo's ``TerminateIllegalWrapper`` does,
+because random agents and Gymnasium's checker sample from the whole space.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+
+from gloomtable.bots.base import bot_action, make_bot
+from gloomtable.engine import ConfigError
+from gloomtable.rl.aec import GloomtableAECEnv
+
+GAMES = {"Gloom-v0": "gloom", "Gloomier-v0": "gloomier", "Creatures-v0": "creatures"}
+ILLEGAL_REWARD = -1.0
+MAX_OPPONENT_MOVES = 1_000_000
+"""A bound on bot moves between two learner moves; the games' turn caps end far sooner."""
+
+
+def _aec_for(game: str, **kw: Any) -> GloomtableAECEnv:
+    if game == "creatures":
+        from gloomtable.rl.creatures_v0 import raw_env
+    elif game == "gloom":
+        from gloomtable.rl.gloom_v0 import raw_env
+    elif game == "gloomier":
+        from gloomtable.rl.gloomier_v0 import raw_env
+    else:
+        raise ConfigError(f"unknown game {game!r}; known: {', '.join(GAMES.values())}")
+    return raw_env(**kw)
+
+
+class SeatEnv(gymnasium.Env):
+    """One seat of a gloomtable game against bots (see the module doc).
+
+    ``seat``: the learner's seat, or ``None`` for a seat drawn at each reset.
+    ``opponents``: one level for every other seat, or a list with one per seat.
+    Other keywords (``players``, ``reward``, game options) go to the game.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, game: str = "creatures", opponents: str | list[str] = "random",
+                 seat: int | None = 0, render_mode: str | None = None, **kw: Any) -> None:
+        self.aec = _aec_for(game, render_mode=render_mode, **kw)
+        self.game_name = game
+        n = len(self.aec.possible_agents)
+        levels = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(levels) != n - 1:
+            raise ConfigError(f"{game} with {n} players needs {n - 1} opponents, got {len(levels)}")
+        for level in levels:
+            make_bot(level, game, 0)  # a clear ConfigError now for an unknown level
+        if seat is not None and not 0 <= seat < n:
+            raise ConfigError(f"seat must be 0..{n - 1} or None, got {seat}")
+        self.levels = levels
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.render_mode = render_mode
+        agent = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent)
+        self.action_space = self.aec.action_space(agent)
+        self.bots: dict[int, Any] = {}
+
+    def _play_bots(self) -> None:
+        """Bots move until it is the learner's turn or the game is over."""
+        state = self.aec.state
+        for _ in range(MAX_OPPONENT_MOVES):
+            if state.is_over() or state.current_player() == self.seat:
+                return
+            p = state.current_player()
+            state.apply(bot_action(self.bots[p], state, state.legal_actions()))
+        raise RuntimeError(f"bots made {MAX_OPPONENT_MOVES} moves without the learner's turn")
+
+    def _observe(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        self.aec._legal = None
+        obs = self.aec.observe(self.aec.possible_agents[self.seat])
+        info: dict[str, Any] = {"action_mask": obs["action_mask"], "seat": self.seat}
+        if self.aec.state.is_over():
+            info["result"] = self.aec.state.result().to_dict()
+        return obs, info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self.fixed_seat is None:
+            self.seat = int(rng.integers(len(self.aec.possible_agents)))
+        self.aec.reset(seed=int(rng.integers(0, 2**63 - 1)))
+        others = [q for q in range(len(self.aec.possible_agents)) if q != self.seat]
+        self.bots = {q: make_bot(level, self.game_name, int(rng.integers(0, 2**63 - 1)))
+                     for q, level in zip(others, self.levels, strict=True)}
+        self._score = self._my_score()
+        self._play_bots()
+        return self._observe()
+
+    def _my_score(self) -> float:
+        return self.aec.encoder.score(self.aec.state.view(None), self.seat)
+
+    def step(self, action: Any):
+        state = self.aec.state
+        if state.is_over():
+            raise gymnasium.error.ResetNeeded("the game is over: call reset()")
+        a = int(action)
+        if a not in state.legal_actions():
+            obs, info = self._observe()
+            info["illegal_action"] = a
+            return obs, ILLEGAL_REWARD, True, False, info
+        state.apply(a)
+        self._play_bots()
+        reward = 0.0
+        if self.aec.reward_kind == "shaped":
+            score = self._my_score()
+            reward += (self._score - score) / self.aec.encoder.score_scale
+            self._score = score
+        terminated = truncated = False
+        if state.is_over():
+            result = state.result()
+            reward += result.returns()[self.seat]
+            truncated = result.capped
+            terminated = not result.capped
+        obs, info = self._observe()
+        return obs, float(reward), terminated, truncated, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return self.aec.state.render(self.seat)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def register_envs() -> None:
+    """Register ``gloomtable/<Game>-v0`` with Gymnasium (once per process)."""
+    for env_id, game in GAMES.items():
+        full = f"gloomtable/{env_id}"
+        if full not in gymnasium.registry:
+            gymnasium.register(id=full, entry_point="gloomtable.rl.gym_env:SeatEnv",
+                               kwargs={"game": game})

@@ -1,0 +1,3 @@
+from gloomtable.server.run import main
+
+main()

@@ -1,0 +1,47 @@
+"""Every refusal the server makes, as one JSON shape with a stable code.
+
+``{"type": "error", "code": "stale_state", "message": "..."}``: the code is
+for programs (docs/server.md lists them all), the message for people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CODES = {
+    "bad_json": "the message is not JSON",
+    "bad_message": "the message is JSON but not a message the server knows",
+    "too_large": "the message is longer than the server accepts",
+    "rate_limited": "too many messages too fast",
+    "not_found": "no such table",
+    "bad_token": "the token is not a seat of this table",
+    "no_spectators": "this table does not allow spectators",
+    "read_only": "spectators cannot act",
+    "not_your_turn": "another seat is deciding",
+    "stale_state": "the action was chosen in an older state",
+    "illegal_action": "the engine does not allow that action now",
+    "game_over": "the game is over",
+    "no_open_seat": "every seat of that table is taken",
+    "not_over": "the game is not over yet",
+    "broken_table": "the table's record does not replay",
+    "bad_table": "the table options cannot be played",
+    "server_error": "something went wrong on the server",
+}
+
+
+class ServerError(Exception):
+    """A refusal that becomes a JSON error message (and an HTTP status for the API)."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        assert code in CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_dict(self) -> dict[str, Any]:
+        return error_message(self.code, self.message)
+
+
+def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}

@@ -1,0 +1,79 @@
+"""What a lobby request may ask for, validated before any table exists.
+
+Table options (seats, timers, bots, listing) belong to the server; game
+options (``config``) belong to the game and are checked by ``make_game``
+itself, so a new game option needs no change here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from gloomtable.bots.base import LEVELS
+from gloomtable.engine import ConfigError
+
+NAME_MAX = 40
+
+
+def clean_name(text: str, limit: int = NAME_MAX) -> str:
+    """A display name or narration line: control characters dropped, spaces
+    collapsed, cut to ``limit``. (Escaping is the page's job: it uses textContent.)"""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(kept.split())[:limit]
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["person", "bot"] = "person"
+    level: str = "random"
+    """The bot's level; for a person, the level of the bot that stands in for them."""
+    name: str = Field("", max_length=200)
+
+    @field_validator("level")
+    @classmethod
+    def _known_level(cls, v: str) -> str:
+        if v not in LEVELS:
+            raise ValueError(f"unknown bot level {v!r}; levels: {', '.join(LEVELS)}")
+        return v
+
+
+class TableSpec(BaseModel):
+    """The body of ``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = "gloom"
+    config: dict[str, Any] = Field(default_factory=dict)
+    """Game options (sets, edition, beginner, ...); ``players`` comes from the seats."""
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
+    listed: bool = True
+    spectators: bool = True
+    turn_timer: int = Field(0, ge=0, le=3600)
+    """Seconds a person has for a decision; 0 = no timer."""
+    on_timeout: Literal["pass", "bot"] = "bot"
+    """When the timer runs out: pass if passing is legal (else a random bot plays), or a bot plays."""
+    bot_delay_ms: int = Field(700, ge=0, le=10_000)
+    """How long a bot waits before its play, so people can follow."""
+    replace_absent: bool = False
+    """A bot plays for a person whose page has been gone for ``absent_after`` seconds."""
+    absent_after: float = Field(20.0, ge=0.0, le=3600.0)
+    seed: int | None = Field(None, ge=0, le=2**62)
+    """Fixes the shuffle (tests, replays of a known deal); random when omitted."""
+
+
+def parse_table_spec(data: Any) -> TableSpec:
+    try:
+        return TableSpec.model_validate(data)
+    except ValidationError as exc:
+        msgs = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"bad table: {msgs}") from None
+
+
+def table_options(spec: TableSpec) -> dict[str, Any]:
+    """The server-side options stored with a table."""
+    return {"spectators": spec.spectators, "turn_timer": spec.turn_timer,
+            "on_timeout": spec.on_timeout, "bot_delay_ms": spec.bot_delay_ms,
+            "replace_absent": spec.replace_absent, "absent_after": spec.absent_after}

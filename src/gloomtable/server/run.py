@@ -1,0 +1,37 @@
+"""Starting the server: one function shared by ``gloom serve`` and ``python -m``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_DB = "gloomtable.db"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
+          announce: Callable[[str], None] = print, log_level: str = "warning") -> None:
+    """Run the server until interrupted, after printing the address to open."""
+    import uvicorn
+
+    from gloomtable.server.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(db)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    announce(f"gloomtable is serving at http://{shown}:{port}/  (tables stored in {db}; Ctrl+C stops)")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536,
+                ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gloomtable.server",
+                                     description="Serve gloomtable in the browser.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--db", default=DEFAULT_DB, help="SQLite file for the tables")
+    args = parser.parse_args(argv)
+    if not 0 < args.port < 65536:
+        parser.error(f"--port must be 1..65535, got {args.port}")
+    serve(args.host, args.port, args.db)

@@ -1,0 +1,405 @@
+"""One live table: the engine state, its seats, its connections, its bots and timers.
+
+The order of an accepted action follows boardgame.io's master: the seat is
+authenticated (its token, checked on connect), it must be that seat's
+decision, the client's state id must be current, the engine must call the
+action legal; then the action is applied to a copy, appended to the store in
+a transaction, and only then does the new state replace the old and each
+connection hear of it, through its own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from gloomtable.bots.base import Bot, RandomBot, bot_action, make_bot
+from gloomtable.engine import Event, Game, GloomtableError, State
+from gloomtable.games import make_game
+from gloomtable.i18n.web import localize_state
+from gloomtable.server.errors import ServerError, error_message
+from gloomtable.server.present import catalogue, choices
+from gloomtable.server.store import SeatRow, Store, TableRow
+
+log = logging.getLogger("gloomtable.server")
+
+QUEUE_LIMIT = 256
+"""Messages waiting for one slow connection before the server drops it."""
+LOG_KEEP = 400
+"""Log entries a fresh connection receives (the newest)."""
+
+
+@dataclass
+class Seat:
+    row: SeatRow
+    conns: int = 0
+    absent_since: float | None = None
+    bot: Bot | None = None
+
+    @property
+    def index(self) -> int:
+        return self.row.seat
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket's mailbox. The table only ever pushes; a sender task drains."""
+
+    seat: int | None
+    lang: str = "en"
+    """The language this page reads; its state messages are translated for it."""
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    log_sent: int = 0
+    dropped: bool = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True  # too slow: the sender closes it; a reload resyncs
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+
+@dataclass
+class LogEntry:
+    index: int
+    event: Event | None = None
+    narration: str | None = None
+    seat: int | None = None
+
+    def for_viewer(self, viewer: int | None) -> dict[str, Any]:
+        if self.event is None:
+            return {"i": self.index, "kind": "narration", "player": self.seat, "text": self.narration}
+        ev = self.event.for_player(viewer)
+        out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": ev.text}
+        if ev.player is not None:
+            out["player"] = ev.player
+        return out
+
+
+class LiveTable:
+    """A table in memory, rebuilt from its record whenever the server starts."""
+
+    def __init__(self, row: TableRow, store: Store, game: Game, state: State) -> None:
+        self.row = row
+        self.store = store
+        self.game = game
+        self.state = state
+        self.options = row.options
+        self.seats = [Seat(s) for s in row.seats]
+        self.conns: set[Conn] = set()
+        self.entries: list[LogEntry] = []
+        self.lock = asyncio.Lock()
+        self.broken: str | None = None
+        self.deadline: float | None = None  # wall clock, for pages
+        self._deadline_mono: float | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._catalogue: dict[str, Any] | None = None
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.row.kind == "bot":
+                seat.bot = make_bot(seat.row.level, row.game, self._bot_seed(seat.index))
+            else:
+                seat.absent_since = now
+
+    # --- building ----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, row: TableRow, store: Store) -> LiveTable:
+        """Build the game and replay the stored actions; a record that no longer
+        replays leaves the table readable but marked broken, never crashes the server."""
+        game = make_game(row.game, row.config)
+        state = game.new_initial_state(row.seed)
+        table = cls(row, store, game, state)
+        for i, action in enumerate(row.actions):
+            try:
+                if state.is_over() or action not in state.legal_actions():
+                    raise GloomtableError(f"action {action} is not legal there")
+                events = state.apply(action)
+            except GloomtableError as exc:
+                table.broken = f"the stored action #{i} does not replay: {exc}"
+                log.error("table %s: %s", row.id, table.broken)
+                del row.actions[i:]
+                break
+            table._record(i, events, row.narration.get(i), row.actors[i][0])
+        table._start_decision()
+        return table
+
+    def _bot_seed(self, seat: int) -> int:
+        return (self.row.seed * 1_000_003 + 7919 * (seat + 1)) % (2**62)
+
+    # --- reading -----------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def state_id(self) -> int:
+        """The number of actions applied: the client's proof that it saw the current state."""
+        return len(self.row.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        import hmac
+
+        if not token:
+            return None
+        for seat in self.seats:
+            if seat.row.kind == "person" and hmac.compare_digest(seat.row.token, token):
+                return seat.index
+        return None
+
+    def stand_in_active(self, seat: Seat) -> bool:
+        """A bot plays for this person: they have been gone long enough and the table allows it."""
+        if seat.row.kind != "person" or not self.options.get("replace_absent") or seat.conns:
+            return False
+        return seat.absent_since is not None and \
+            time.monotonic() - seat.absent_since >= float(self.options.get("absent_after", 20.0))
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [{"seat": s.index, "name": s.row.name, "kind": s.row.kind,
+                 "level": s.row.level if s.row.kind == "bot" else None,
+                 "claimed": s.row.claimed or s.row.kind == "bot", "connected": s.conns > 0,
+                 "stand_in": self.stand_in_active(s)} for s in self.seats]
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby shows of a table: nobody's token, nobody's cards."""
+        return {"id": self.id, "game": self.row.game, "config": self.game.config_dict(),
+                "options": self.options, "listed": self.row.listed, "seats": self.public_seats(),
+                "open_seats": sum(1 for s in self.seats if s.row.kind == "person" and not s.row.claimed),
+                "state_id": self.state_id, "over": self.over, "next_table": self.row.next_table,
+                "broken": self.broken}
+
+    def catalogue(self) -> dict[str, Any]:
+        """The printed faces of the deck's cards (served over HTTP, not the websocket,
+        so a seat's traffic names no card it cannot see)."""
+        if self._catalogue is None:
+            self._catalogue = catalogue(self.game)
+        return self._catalogue
+
+    def welcome(self, conn: Conn) -> dict[str, Any]:
+        return {"type": "welcome", "table": self.summary(), "seat": conn.seat,
+                "cards_url": f"/api/tables/{self.id}/cards"}
+
+    def state_message(self, conn: Conn, view_cache: dict[int | None, dict[str, Any]] | None = None
+                      ) -> dict[str, Any]:
+        seat = conn.seat
+        cache = view_cache if view_cache is not None else {}
+        if seat not in cache:
+            cache[seat] = self.state.view(seat)
+        start = conn.log_sent or max(0, len(self.entries) - LOG_KEEP)
+        deciding = not self.over and seat is not None and self.state.current_player() == seat
+        msg = {
+            "type": "state", "table": self.id, "state_id": self.state_id, "seat": seat,
+            "view": cache[seat],
+            "choices": choices(self.row.game, self.state, self.state.legal_actions()) if deciding else [],
+            "deciding": None if self.over else self.state.current_player(),
+            "seats": self.public_seats(), "deadline": self.deadline,
+            "log_start": start, "log": [e.for_viewer(seat) for e in self.entries[start:]],
+            "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
+        }
+        conn.log_sent = len(self.entries)
+        return localize_state(self.game, conn.lang, msg)
+
+    # --- connections -------------------------------------------------------------
+
+    def attach(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            seat.conns += 1
+            seat.absent_since = None
+            if not seat.row.claimed:
+                seat.row.claimed = True
+                self.store.update_seat(self.id, seat.index, claimed=True)
+        conn.log_sent = 0
+        conn.push(self.welcome(conn))
+        conn.push(self.state_message(conn))
+        self._broadcast_seats()
+        self._schedule()
+
+    def detach(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            seat.conns -= 1
+            if seat.conns == 0:
+                seat.absent_since = time.monotonic()
+        self._broadcast_seats()
+        self._schedule()
+
+    def rename(self, conn: Conn, name: str) -> None:
+        if conn.seat is None:
+            raise ServerError("read_only", "spectators have no seat to name")
+        if not name:
+            raise ServerError("bad_message", "a name needs at least one visible character")
+        self.seats[conn.seat].row.name = name
+        self.store.update_seat(self.id, conn.seat, name=name)
+        self._broadcast_seats()
+
+    def _broadcast_seats(self) -> None:
+        seats = self.public_seats()
+        for c in self.conns:
+            c.push({"type": "seats", "seats": seats})
+
+    def broadcast(self) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        for c in list(self.conns):
+            c.push(self.state_message(c, cache))
+
+    # --- acting ------------------------------------------------------------------
+
+    async def submit(self, conn: Conn, action: int, state_id: int, narration: str | None) -> None:
+        """A person's action, checked in boardgame.io's order."""
+        if conn.seat is None:
+            raise ServerError("read_only", "spectators watch; they cannot act")
+        async with self.lock:
+            if self.broken:
+                raise ServerError("broken_table", self.broken, 409)
+            if self.over:
+                raise ServerError("game_over", "the game is over; no more actions")
+            if self.state.current_player() != conn.seat:
+                raise ServerError("not_your_turn",
+                                  f"it is player {self.state.current_player() + 1}'s decision, not yours")
+            if state_id != self.state_id:
+                raise ServerError("stale_state", f"that action was chosen in state {state_id}, "
+                                  f"but the table is at state {self.state_id}; here is the current one")
+            legal = self.state.legal_actions()
+            if action not in legal:
+                raise ServerError("illegal_action", f"action {action} is not legal now; "
+                                  f"{len(legal)} action(s) are")
+            await self._commit(action, conn.seat, "person", narration)
+
+    async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
+        """Apply to a copy, store, then swap and tell everyone. Caller holds the lock."""
+        nxt = self.state.clone()
+        events = nxt.apply(action)
+        idx = self.state_id
+        self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over())
+        self.state = nxt
+        self.row.actions.append(action)
+        self.row.actors.append((seat, actor))
+        if narration:
+            self.row.narration[idx] = narration
+        self._record(idx, events, narration, seat)
+        self._start_decision()
+        self.broadcast()
+        self._schedule()
+
+    def _record(self, idx: int, events: list[Event], narration: str | None, seat: int) -> None:
+        if narration:
+            self.entries.append(LogEntry(idx, narration=narration, seat=seat))
+        self.entries.extend(LogEntry(idx, event=e) for e in events)
+
+    def _start_decision(self) -> None:
+        """A new decision: restart the turn timer if a person holds it."""
+        self.deadline = self._deadline_mono = None
+        timer = int(self.options.get("turn_timer", 0))
+        if timer and not self.over and not self.broken \
+                and self.seats[self.state.current_player()].row.kind == "person":
+            self.deadline = time.time() + timer
+            self._deadline_mono = time.monotonic() + timer
+
+    # --- bots and timers -------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        """Arrange the next automatic move, if any: a bot's play after the table's
+        delay, a stand-in for an absent person, or the turn timer's expiry."""
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+        if self.over or self.broken:
+            return
+        seat = self.seats[self.state.current_player()]
+        delay = int(self.options.get("bot_delay_ms", 700)) / 1000
+        now = time.monotonic()
+        waits: list[tuple[float, str]] = []
+        if seat.row.kind == "bot":
+            waits.append((delay, "bot"))
+        else:
+            if self.options.get("replace_absent") and seat.conns == 0 and seat.absent_since is not None:
+                due = seat.absent_since + float(self.options.get("absent_after", 20.0)) - now
+                waits.append((max(due, delay), "stand_in"))
+            if self._deadline_mono is not None:
+                waits.append((max(self._deadline_mono - now, 0.0), "timeout"))
+        if not waits:
+            return
+        wait, reason = min(waits)
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule
+            self._timer = asyncio.get_running_loop().create_task(
+                self._fire(self.state_id, wait, reason))
+
+    async def _fire(self, state_id: int, wait: float, reason: str) -> None:
+        await asyncio.sleep(wait)
+        try:
+            async with self.lock:
+                if self.state_id != state_id or self.over:
+                    return
+                seat = self.seats[self.state.current_player()]
+                if reason == "stand_in" and not self.stand_in_active(seat):
+                    if seat.row.kind == "person" and seat.conns == 0:
+                        self._schedule()
+                    return
+                legal = self.state.legal_actions()
+                if reason == "timeout" and self.options.get("on_timeout") == "pass" and 0 in legal:
+                    action = 0
+                else:
+                    action = await self._bot_choice(seat, legal)
+                narration = self._narrate(seat, action) if reason != "timeout" else None
+                await self._commit(action, seat.index, reason, narration)
+        except Exception:  # a bot's bug must not silence the table: log it and stop
+            log.exception("table %s: automatic move failed", self.id)
+
+    async def _bot_choice(self, seat: Seat, legal: list[int]) -> int:
+        """The seat's bot decides in a worker thread (other tables keep going). A bot
+        that fails or answers nonsense is replaced, for this move, by a random one."""
+        try:
+            action = await asyncio.to_thread(bot_action, self._bot_for(seat), self.state, legal)
+        except Exception:
+            log.exception("table %s: the %s bot of seat %d failed", self.id, seat.row.level, seat.index)
+            action = None
+        if action not in legal:
+            action = RandomBot(self._bot_seed(seat.index) + self.state_id).choose({}, legal)
+        return action
+
+    def _bot_for(self, seat: Seat) -> Bot:
+        if seat.bot is None:
+            seat.bot = make_bot(seat.row.level, self.row.game, self._bot_seed(seat.index))
+        return seat.bot
+
+    def _narrate(self, seat: Seat, action: int) -> str | None:
+        try:
+            from gloomtable.bots.narration import narrate
+        except ImportError:
+            return None
+        try:
+            text = narrate(self.row.game, self.state.view(seat.index), action, self._bot_seed(seat.index)
+                           + self.state_id)
+        except GloomtableError:
+            return None
+        return text[:300] if text else None
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for c in list(self.conns):
+            c.push(None)
+
+
+def error_for(exc: ServerError) -> dict[str, Any]:
+    return error_message(exc.code, exc.message)

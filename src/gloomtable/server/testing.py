@@ -1,0 +1,93 @@
+"""A real server in a child process, for tests: a free port on 127.0.0.1, a
+SQLite file of the test's choosing, and a way to kill it hard and start it again.
+
+    with ServerProcess(tmp_path / "t.db") as srv:
+        httpx.post(srv.url + "/api/tables", json=...)
+        srv.kill()      # SIGKILL, as a crash would
+        srv.start()     # same port, same database: unfinished tables resume
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+READY_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m gloomtable.server`` on 127.0.0.1; stopped on exit, however the test ends."""
+
+    def __init__(self, db: str | Path, port: int | None = None, log: str | Path | None = None) -> None:
+        self.db = str(db)
+        self.port = port or free_port()
+        self.log_path = Path(log) if log else Path(self.db).with_suffix(".log")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gloomtable.server", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--db", self.db],
+                stdout=log, stderr=subprocess.STDOUT, env=env)
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}; "
+                                   f"log: {self.log_path.read_text(errors='replace')[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not listen on port {self.port} within {READY_TIMEOUT}s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what a crash looks like."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()

@@ -1,0 +1,27 @@
+// The page's entry: the lobby at "/", a table at "/table/<id>" (a seat's
+// token rides in the fragment: "#token=..."; without one you spectate).
+
+import { loadCatalog } from "./i18n.js";
+import { chooseLanguage, mountLanguageSwitch } from "./lang_switch.js";
+import { Lobby } from "./lobby.js";
+import { TablePage } from "./table.js";
+
+async function main() {
+  const { lang, languages } = await chooseLanguage();
+  await loadCatalog(lang);
+  mountLanguageSwitch(lang, languages);
+  const root = document.getElementById("app");
+  const m = location.pathname.match(/^\/table\/([A-Za-z0-9_-]{1,64})\/?$/);
+  if (m) {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    const page = new TablePage(root, m[1], token);
+    window.gloomtablePage = page; // for tests and curious players
+    page.start();
+  } else {
+    const lobby = new Lobby(root);
+    window.gloomtableLobby = lobby;
+    await lobby.start();
+  }
+}
+
+main();

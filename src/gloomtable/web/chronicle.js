@@ -1,0 +1,63 @@
+// The chronicle on the end screen (R-G27): the tale of each Character, in
+// order, with the narration typed or generated, their end and the Family
+// Values; plus the two downloads (Markdown, printable HTML). The server builds
+// it by replaying the table's record (GET /api/tables/<id>/chronicle).
+
+import { h, replace } from "./dom.js";
+import { _ } from "./i18n.js";
+
+const told = new Map(); // table id -> section element (fetched once)
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function lineItem(c, line) {
+  if (line.death) return h("li", { class: "death" }, "\u2620 ", line.text);
+  const played = line.card !== null && /^player/i.test(line.text);
+  return h("li", {},
+    played ? [c.seat_names[line.actor] || "?", " ", _("played"), " ",
+      h("b", { class: line.cancelled_by ? "cancelled" : "" }, line.card)] : line.text,
+    line.cancelled_by ? ` (${_("cancelled by {who}", { who: line.cancelled_by })})` : null,
+    line.narration ? [": ", h("q", { class: "narration" }, line.narration)] : null);
+}
+
+function tale(c, t) {
+  const ending = t.dead
+    ? _("died ({death}) with Self-Worth {sw}", { death: t.death || _("an Untimely Death"), sw: signed(t.self_worth) })
+    : _("survived with Self-Worth {sw}", { sw: signed(t.self_worth) });
+  return h("article", { class: "tale", "data-card": t.card },
+    h("h4", {}, t.name, " ", h("span", { class: "ending" }, ending)),
+    t.lines.length ? h("ol", {}, t.lines.map((ln) => lineItem(c, ln))) : h("p", {}, _("Nothing befell them at all.")));
+}
+
+function render(c) {
+  const seats = c.family_values.map((fv, p) => h("section", { class: "chronicle-family", "data-player": p },
+    h("h3", {}, `${c.seat_names[p]}: ${c.family_names[p]} (${_("Family Value")} ${signed(fv)})`),
+    c.tales.filter((t) => t.player === p).map((t) => tale(c, t))));
+  const table = c.table.length
+    ? h("section", {}, h("h3", {}, _("Events, responses and Stories")), h("ol", {}, c.table.map((ln) => lineItem(c, ln))))
+    : null;
+  return [seats, table];
+}
+
+/** The chronicle section of a finished table (built once, then reused by re-renders). */
+export function chronicleSection(tableId) {
+  if (told.has(tableId)) return told.get(tableId);
+  const base = `/api/tables/${encodeURIComponent(tableId)}/chronicle`;
+  const body = h("div", { class: "chronicle-body" }, _("Gathering the tale\u2026"));
+  const el = h("section", { class: "chronicle", "data-testid": "chronicle" },
+    h("h2", {}, _("The chronicle")),
+    h("p", { class: "chronicle-downloads" },
+      h("a", { href: `${base}.md`, download: `chronicle-${tableId}.md`, "data-testid": "chronicle-md" },
+        _("Download the chronicle (Markdown)")), " \u00B7 ",
+      h("a", { href: `${base}.html`, target: "_blank", rel: "noopener", "data-testid": "chronicle-html" },
+        _("Printable chronicle (HTML)"))),
+    body);
+  told.set(tableId, el);
+  fetch(base)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((data) => { replace(body, render(data)); el.dataset.ready = "1"; })
+    .catch(() => { replace(body, _("The chronicle could not be told.")); told.delete(tableId); });
+  return el;
+}

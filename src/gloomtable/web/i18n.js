@@ -1,0 +1,63 @@
+// Every user-visible string of the page goes through _() (and ngettext() for
+// counts). For now they return the English; a catalogue fetched from the
+// server (GET /api/i18n/<lang>) replaces it. Catalogue format (JSON):
+//   { "English text": "translation",
+//     "{n} card": {"one": "...", "few": "...", "many": "...", "other": "..."} }
+// Plural keys are Intl.PluralRules categories of the page's language.
+// Placeholders {name} are filled from the optional args object.
+
+let catalog = {};
+let lang = "en";
+let plurals = new Intl.PluralRules("en");
+
+function fill(text, args) {
+  if (!args) return text;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
+}
+
+/** Translate an English text; fill {placeholders} from args. */
+export function _(english, args) {
+  const t = catalog[english];
+  return fill(typeof t === "string" && t ? t : english, args);
+}
+
+/** A text with a count: singular or plural English, or the catalogue's plural form.
+ *  {n} in the text is replaced by n. */
+export function ngettext(singular, plural, n, args) {
+  const all = { n, ...(args || {}) };
+  const t = catalog[singular];
+  if (t && typeof t === "object") {
+    const form = t[plurals.select(n)] || t.other;
+    if (typeof form === "string" && form) return fill(form, all);
+  }
+  return fill(n === 1 ? singular : plural, all);
+}
+
+export function currentLanguage() {
+  return lang;
+}
+
+/** The language the page should use: ?lang=, then a saved choice, then the browser's. */
+export function preferredLanguage() {
+  const q = new URLSearchParams(location.search).get("lang");
+  const saved = (() => { try { return localStorage.getItem("gloomtable.lang"); } catch { return null; } })();
+  return (q || saved || navigator.language || "en").slice(0, 5).replace("_", "-").split("-")[0];
+}
+
+/** Fetch and install the catalogue of `code` (English needs none). Bounded: one request. */
+export async function loadCatalog(code) {
+  lang = code || "en";
+  plurals = new Intl.PluralRules(lang);
+  catalog = {};
+  if (lang === "en") return;
+  try {
+    const r = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
+    if (r.ok) {
+      const data = await r.json();
+      if (data && typeof data === "object") catalog = data;
+    }
+  } catch {
+    catalog = {};
+  }
+  document.documentElement.lang = lang;
+}

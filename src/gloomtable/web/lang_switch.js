@@ -1,0 +1,86 @@
+// The page's language: ?lang= in the address, else the one chosen with the switch
+// (remembered in localStorage), else the best of the browser's Accept-Language as
+// the server negotiates it (GET /api/i18n). The choice also goes into the
+// "gloomtable_lang" cookie, so the server sends card texts, choices and the game
+// log of the table in the same language (docs/i18n.md).
+
+import { _ } from "./i18n.js";
+
+const KEY = "gloomtable.lang";
+const COOKIE = "gloomtable_lang";
+const FALLBACK = [{ code: "en", name: "English" }, { code: "es", name: "Español" }, { code: "ru", name: "Русский" }];
+
+function saved() {
+  try { return localStorage.getItem(KEY); } catch { return null; }
+}
+
+function remember(code) {
+  try { localStorage.setItem(KEY, code); } catch { /* private mode: the cookie still holds it */ }
+  document.cookie = `${COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
+/** { lang, languages }: the language to use now and the ones the server ships. One request. */
+export async function chooseLanguage() {
+  let info = { lang: "en", languages: FALLBACK };
+  try {
+    const r = await fetch("/api/i18n");
+    if (r.ok) info = await r.json();
+  } catch { /* offline: English and the built-in list */ }
+  const codes = new Set(info.languages.map((l) => l.code));
+  const pick = (c) => (c && codes.has(c.slice(0, 2).toLowerCase()) ? c.slice(0, 2).toLowerCase() : null);
+  const asked = pick(new URLSearchParams(location.search).get("lang"));
+  const lang = asked || pick(saved()) || pick(info.lang) || "en";
+  if (asked) remember(asked);
+  else document.cookie = `${COOKIE}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
+  return { lang, languages: info.languages };
+}
+
+/** A small select in the corner of every page; a change is remembered and reloads the page. */
+export function mountLanguageSwitch(current, languages) {
+  const select = document.createElement("select");
+  select.className = "lang-switch";
+  select.dataset.testid = "lang-switch";
+  select.setAttribute("aria-label", _("Language"));
+  for (const l of languages) {
+    const o = document.createElement("option");
+    o.value = l.code;
+    o.textContent = l.name;
+    o.selected = l.code === current;
+    select.append(o);
+  }
+  select.addEventListener("change", () => {
+    remember(select.value);
+    const url = new URL(location.href);
+    url.searchParams.delete("lang");
+    location.assign(url.toString());
+  });
+  const rules = document.createElement("button");
+  rules.type = "button";
+  rules.className = "rules-button";
+  rules.dataset.testid = "rules-button";
+  rules.textContent = _("Rules");
+  rules.addEventListener("click", () => toggleRules());
+  const corner = document.createElement("div");
+  corner.className = "lang-corner";
+  corner.append(rules, select);
+  document.body.append(corner);
+  return select;
+}
+
+/** The short rules reference of every game, in the page's language, in a panel. */
+async function toggleRules() {
+  const open = document.querySelector(".rules-panel");
+  if (open) { open.remove(); return; }
+  const panel = document.createElement("section");
+  panel.className = "rules-panel";
+  panel.dataset.testid = "rules-panel";
+  for (const game of ["gloom", "creatures"]) {
+    const pre = document.createElement("pre");
+    try {
+      const r = await fetch(`/api/rules/${game}`);
+      pre.textContent = r.ok ? await r.text() : "";
+    } catch { pre.textContent = ""; }
+    panel.append(pre);
+  }
+  document.body.append(panel);
+}

@@ -1,0 +1,230 @@
+// The lobby: create a table (game, options, who sits where), get one invite
+// link per person seat, see the open tables, join or spectate.
+
+import { h, replace } from "./dom.js";
+import { _ } from "./i18n.js";
+
+const REFRESH_MS = 5000;
+const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
+
+function savedName() {
+  try { return localStorage.getItem("gloomtable.name") || ""; } catch { return ""; }
+}
+
+function saveName(name) {
+  try { localStorage.setItem("gloomtable.name", name); } catch { /* private mode */ }
+}
+
+async function api(method, path, body) {
+  const r = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) throw new Error((data && data.message) || _("The server refused ({status}).", { status: r.status }));
+  return data;
+}
+
+function optionLabel(opt) {
+  const labels = {
+    edition: () => _("Edition"),
+    beginner: () => _("Beginner (no card effects)"),
+    stories_guests: () => _("Stories and Guests in the middle"),
+  };
+  return labels[opt.key] ? labels[opt.key]() : opt.label || opt.key;
+}
+
+export class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.info = null;
+    this.refreshes = 0;
+    this.timer = null;
+  }
+
+  async start() {
+    this.info = await api("GET", "/api/games");
+    this.build();
+    this.refresh();
+    this.timer = setInterval(() => {
+      this.refreshes += 1;
+      if (this.refreshes >= MAX_REFRESHES) clearInterval(this.timer);
+      else this.refresh();
+    }, REFRESH_MS);
+  }
+
+  build() {
+    const games = this.info.games;
+    this.els = {
+      name: h("input", { type: "text", maxlength: 40, value: savedName(), "data-testid": "your-name",
+        placeholder: _("Your name"), oninput: (ev) => saveName(ev.target.value.trim()) }),
+      game: h("select", { name: "game", "data-testid": "game", onchange: () => this.buildOptions() },
+        games.map((g) => h("option", { value: g.name }, g.title))),
+      players: h("select", { name: "players", "data-testid": "players", onchange: () => this.buildSeats() }),
+      options: h("div", { class: "game-options" }),
+      seats: h("div", { class: "seat-rows", "data-testid": "seat-rows" }),
+      listed: h("input", { type: "checkbox", checked: true, "data-testid": "listed" }),
+      spectators: h("input", { type: "checkbox", checked: true, "data-testid": "spectators" }),
+      timer: h("input", { type: "number", min: 0, max: 3600, value: 0, "data-testid": "turn-timer" }),
+      onTimeout: h("select", { "data-testid": "on-timeout" },
+        h("option", { value: "bot" }, _("a bot plays for the seat")),
+        h("option", { value: "pass" }, _("the seat passes"))),
+      botDelay: h("input", { type: "number", min: 0, max: 10000, value: 700, "data-testid": "bot-delay" }),
+      replaceAbsent: h("input", { type: "checkbox", "data-testid": "replace-absent" }),
+      absentAfter: h("input", { type: "number", min: 0, max: 3600, value: 20, "data-testid": "absent-after" }),
+      seed: h("input", { type: "number", min: 0, "data-testid": "seed", placeholder: _("random") }),
+      created: h("section", { class: "created", "data-testid": "created", hidden: true }),
+      error: h("p", { class: "error", role: "alert" }),
+      list: h("div", { class: "table-list", "data-testid": "table-list" }),
+    };
+    const e = this.els;
+    const form = h("form", { class: "create-form", "data-testid": "create-form",
+      onsubmit: (ev) => { ev.preventDefault(); this.create(); } },
+    h("h2", {}, _("New table")),
+    h("label", {}, _("Game"), " ", e.game),
+    h("label", {}, _("Seats"), " ", e.players),
+    e.options,
+    h("fieldset", {}, h("legend", {}, _("Who sits where")), e.seats),
+    h("fieldset", { class: "table-options" }, h("legend", {}, _("Table options")),
+      h("label", {}, e.listed, " ", _("List this table in the lobby")),
+      h("label", {}, e.spectators, " ", _("Allow spectators")),
+      h("label", {}, _("Turn timer in seconds (0 = none)"), " ", e.timer),
+      h("label", {}, _("When the timer runs out"), " ", e.onTimeout),
+      h("label", {}, _("Bot delay in milliseconds"), " ", e.botDelay),
+      h("label", {}, e.replaceAbsent, " ", _("A bot plays for a person who leaves, after"), " ", e.absentAfter,
+        " ", _("seconds")),
+      h("label", {}, _("Deal number (optional, replays a known shuffle)"), " ", e.seed)),
+    h("button", { type: "submit", class: "primary", "data-testid": "create" }, _("Create the table")),
+    e.error);
+    replace(this.root,
+      h("header", { class: "topbar" }, h("h1", {}, "gloomtable"),
+        h("label", { class: "your-name" }, _("Your name"), " ", e.name)),
+      h("main", { class: "lobby" },
+        h("div", { class: "lobby-col" }, form, e.created),
+        h("div", { class: "lobby-col" },
+          h("h2", {}, _("Open tables")),
+          h("button", { type: "button", onclick: () => this.refresh(), "data-testid": "refresh" }, _("Refresh")),
+          e.list)));
+    this.buildOptions();
+  }
+
+  game() {
+    return this.info.games.find((g) => g.name === this.els.game.value) || this.info.games[0];
+  }
+
+  buildOptions() {
+    const g = this.game();
+    const [lo, hi] = g.players;
+    replace(this.els.players, Array.from({ length: hi - lo + 1 }, (_x, i) =>
+      h("option", { value: lo + i, selected: lo + i === g.default_players }, String(lo + i))));
+    const opts = g.options.map((opt) => {
+      if (opt.kind === "sets") {
+        return h("fieldset", { class: "sets" }, h("legend", {}, _("Card sets")),
+          this.info.gloom_sets.map((set) => h("label", {},
+            h("input", { type: "checkbox", name: "set", value: set, checked: set === "classic",
+              "data-testid": `set-${set}` }), " ", set)));
+      }
+      if (opt.kind === "bool") {
+        return h("label", {}, h("input", { type: "checkbox", name: opt.key, checked: !!opt.default,
+          "data-testid": `opt-${opt.key}` }), " ", optionLabel(opt));
+      }
+      return h("label", {}, optionLabel(opt), " ", h("select", { name: opt.key, "data-testid": `opt-${opt.key}` },
+        opt.values.map((v) => h("option", { value: v, selected: v === opt.default }, String(v)))));
+    });
+    replace(this.els.options, opts);
+    this.buildSeats();
+  }
+
+  buildSeats() {
+    const n = Number(this.els.players.value);
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const kind = h("select", { class: "seat-kind", "data-testid": `seat-kind-${i}` },
+        h("option", { value: "person", selected: i === 0 }, _("a person")),
+        h("option", { value: "bot", selected: i > 0 }, _("a bot")));
+      const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}` },
+        this.info.levels.map((l) => h("option", { value: l }, l)));
+      const name = h("input", { type: "text", class: "seat-name", maxlength: 40, "data-testid": `seat-name-${i}`,
+        placeholder: _("name (optional)"), value: i === 0 ? savedName() : "" });
+      rows.push(h("div", { class: "seat-row", "data-seat": i },
+        h("span", {}, _("Seat {n}", { n: i + 1 })), kind, level, name));
+    }
+    replace(this.els.seats, rows);
+  }
+
+  collect() {
+    const g = this.game();
+    const config = {};
+    for (const opt of g.options) {
+      if (opt.kind === "sets") {
+        const sets = [...this.els.options.querySelectorAll("input[name=set]:checked")].map((i) => i.value);
+        config.sets = sets.length ? sets : ["classic"];
+      } else if (opt.kind === "bool") {
+        config[opt.key] = this.els.options.querySelector(`input[name=${opt.key}]`).checked;
+      } else {
+        config[opt.key] = Number(this.els.options.querySelector(`select[name=${opt.key}]`).value);
+      }
+    }
+    const seats = [...this.els.seats.querySelectorAll(".seat-row")].map((row) => ({
+      kind: row.querySelector(".seat-kind").value,
+      level: row.querySelector(".seat-level").value,
+      name: row.querySelector(".seat-name").value.trim(),
+    }));
+    return {
+      game: g.name, config, seats,
+      listed: this.els.listed.checked, spectators: this.els.spectators.checked,
+      turn_timer: Number(this.els.timer.value) || 0, on_timeout: this.els.onTimeout.value,
+      bot_delay_ms: Number(this.els.botDelay.value) || 0,
+      replace_absent: this.els.replaceAbsent.checked, absent_after: Number(this.els.absentAfter.value) || 0,
+      ...(this.els.seed.value !== "" ? { seed: Number(this.els.seed.value) } : {}),
+    };
+  }
+
+  async create() {
+    this.els.error.textContent = "";
+    try {
+      const t = await api("POST", "/api/tables", this.collect());
+      this.showCreated(t);
+      this.refresh();
+    } catch (err) {
+      this.els.error.textContent = err.message;
+    }
+  }
+
+  showCreated(t) {
+    const base = location.origin;
+    const rows = t.invites.map((inv) => h("li", { class: "invite", "data-seat": inv.seat },
+      h("span", {}, _("Seat {n}", { n: inv.seat + 1 }), ": ", inv.name, " "),
+      h("input", { type: "text", readonly: true, value: base + inv.link, class: "invite-link",
+        "aria-label": _("Invite link"), onfocus: (ev) => ev.target.select() }),
+      " ",
+      h("a", { href: inv.link, class: "take-seat", "data-testid": `take-seat-${inv.seat}` }, _("Take this seat"))));
+    replace(this.els.created,
+      h("h2", {}, _("Your table is ready")),
+      h("p", {}, _("Send each person their own link: it carries that seat's secret token.")),
+      h("ul", { class: "invites" }, rows),
+      h("p", {}, h("a", { href: t.spectate, "data-testid": "spectate-link" }, _("Watch as a spectator"))));
+    this.els.created.hidden = false;
+  }
+
+  async refresh() {
+    let data;
+    try { data = await api("GET", "/api/tables"); } catch { return; }
+    const games = Object.fromEntries(this.info.games.map((g) => [g.name, g.title]));
+    const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
+      h("strong", {}, games[t.game] || t.game), " ",
+      h("span", { class: "seat-list" }, t.seats.map((s) => s.name).join(", ")), " ",
+      h("span", { class: "open" }, t.open_seats ? _("{n} open seat(s)", { n: t.open_seats }) : _("full")), " ",
+      t.open_seats ? h("button", { type: "button", class: "join", onclick: () => this.join(t.id) }, _("Join")) : null,
+      t.options.spectators ? h("a", { href: `/table/${t.id}`, class: "spectate" }, _("Watch")) : null));
+    replace(this.els.list, rows.length ? rows : [h("p", {}, _("No open tables yet."))]);
+  }
+
+  async join(id) {
+    try {
+      const r = await api("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name: this.els.name.value.trim() });
+      location.assign(r.link);
+    } catch (err) {
+      this.els.error.textContent = err.message;
+    }
+  }
+}

@@ -1,0 +1,142 @@
+"""Browser tests: a real server process and Debian's headless Chromium (Playwright).
+
+Without /usr/bin/chromium the tests skip, unless the CI variable is set: then
+they fail, so CI can never pass by skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gloomtable.server.testing import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+MAX_DECISIONS = 800
+"""No click-through loop runs longer than this many decisions."""
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing, and under CI the browser tests must run")
+        pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path / "tables.db") as srv:
+        yield srv
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1360, "height": 900})
+    ctx.set_default_timeout(15_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+class PageErrors:
+    """JavaScript errors of a page: a test fails on any."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def check(self) -> None:
+        assert not self.errors, self.errors
+
+
+def frames_of(page: Any) -> list[str]:
+    """Every websocket frame the page receives, as text, from now on."""
+    frames: list[str] = []
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str)
+                                                            else payload.decode("utf-8", "replace")))
+
+    page.on("websocket", on_ws)
+    return frames
+
+
+def page_state(page: Any) -> dict[str, Any] | None:
+    """The last state message the page drew (the page exposes itself for tests)."""
+    return page.evaluate("() => window.gloomtablePage && window.gloomtablePage.msg")
+
+
+def wait_my_turn_or_end(page: Any, timeout: float = 15_000) -> bool:
+    """True when the page asks this seat to decide, False when the game is over."""
+    page.wait_for_selector(".prompt:not([hidden]):not(.pending), [data-testid=end]:not([hidden])",
+                           timeout=timeout)
+    return page.locator("[data-testid=end]:not([hidden])").count() == 0
+
+
+def click_any_choice(page: Any, rng: random.Random) -> None:
+    """One decision by clicks, any legal option: a hand card then a highlighted
+    target or a choice button, or a general choice button."""
+    playable = page.locator(".hand-card.playable")
+    general = page.locator(".prompt .choices.general button.choice, .prompt .choices button.choice")
+    n_cards, n_general = playable.count(), general.count()
+    if n_cards and (n_general == 0 or rng.random() < 0.8):
+        card = playable.nth(rng.randrange(n_cards))
+        if "selected" not in (card.get_attribute("class") or ""):  # a second click would unselect it
+            card.click()
+        if page.locator(".prompt:not([hidden])").count() == 0 or "pending" in (
+                page.locator(".prompt").get_attribute("class") or ""):
+            return  # the card itself was the action (Crazy Creatures)
+        targets = page.locator(".character.target .stack-wrap, .machine.target svg")
+        buttons = page.locator(".prompt button.choice")
+        if targets.count() and rng.random() < 0.7:
+            targets.nth(rng.randrange(targets.count())).click()
+        else:
+            buttons.nth(rng.randrange(buttons.count())).click()
+    else:
+        general.nth(rng.randrange(n_general)).click()
+
+
+def play_by_clicks(page: Any, rng: random.Random, decisions: int = MAX_DECISIONS,
+                   until: Any = None) -> int:
+    """Decide by clicks until the game ends, ``until(page)`` holds, or ``decisions`` run out."""
+    made = 0
+    while made < decisions and wait_my_turn_or_end(page):
+        if until is not None and until(page):
+            break
+        click_any_choice(page, rng)
+        made += 1
+    return made
+
+
+def create_in_lobby(page: Any, base: str, game: str, seats: int, bots: int, *, seed: int,
+                    extra: dict[str, str] | None = None) -> None:
+    """Fill the lobby form and create the table; seat 0 .. seats-bots-1 are people."""
+    page.goto(base + "/")
+    page.select_option("[data-testid=game]", game)
+    page.select_option("[data-testid=players]", str(seats))
+    for i in range(seats):
+        page.select_option(f"[data-testid=seat-kind-{i}]", "bot" if i >= seats - bots else "person")
+    page.fill("[data-testid=bot-delay]", "20")
+    page.fill("[data-testid=seed]", str(seed))
+    for sel, value in (extra or {}).items():
+        page.select_option(sel, value)
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=created]:not([hidden])")

@@ -1,0 +1,64 @@
+"""Gloom in the browser: a 3-seat table with 2 bots, created in the lobby and
+played by clicks to the end; the stack viewer; a spectator sees no hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from conftest import SCREENSHOTS, PageErrors, create_in_lobby, frames_of, page_state, play_by_clicks
+from gloomtable.server.testing import ServerProcess
+
+
+def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: ServerProcess,
+                                                                    context: Any) -> None:
+    page = context.new_page()
+    errors = PageErrors(page)
+    create_in_lobby(page, server.url, "gloom", seats=3, bots=2, seed=21)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lobby.png"))
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector("[data-testid=hand] .hand-card")
+    rng = random.Random(5)
+    made = play_by_clicks(page, rng, decisions=14)
+    # the table mid-game, for the README
+    page.wait_for_selector(".character .stack-wrap svg")
+    page.screenshot(path=str(SCREENSHOTS / "gloom-table.png"), full_page=True)
+    # look through a stack layer by layer: fewer layers drawn, then all again
+    deep = page.locator(".character:has(.layer-down:not([disabled]))").first
+    if deep.count():
+        layers = int(deep.locator("svg.stack").get_attribute("data-layers") or "0")
+        deep.locator(".layer-down").click()
+        deep = page.locator(f"[data-char='{deep.get_attribute('data-char')}']")
+        assert int(deep.locator("svg.stack").get_attribute("data-layers") or "0") == layers - 1
+        deep.locator(".layer-up").click()
+    made += play_by_clicks(page, rng)
+    page.wait_for_selector("[data-testid=final-values]")
+    state = page_state(page)
+    assert state is not None and state["over"]
+    values = {f["player"]: f["family_value"] for f in state["view"]["families"]}
+    for p, v in values.items():
+        assert page.inner_text(f"[data-testid=final-value-{p}]") == str(v)
+    assert page.locator("[data-testid=winner]").inner_text().startswith("Winner")
+    assert state["view"]["result"]["scores"] == [values[p] for p in range(3)]
+    page.screenshot(path=str(SCREENSHOTS / "gloom-end.png"), full_page=True)
+    errors.check()
+    assert made > 0
+
+
+def test_spectator_sees_no_hand(server: ServerProcess, context: Any) -> None:
+    page = context.new_page()
+    errors = PageErrors(page)
+    create_in_lobby(page, server.url, "gloom", seats=3, bots=3, seed=3)
+    href = page.get_attribute("[data-testid=spectate-link]", "href")
+    watcher = context.new_page()
+    frames = frames_of(watcher)
+    watcher.goto(server.url + href)
+    watcher.wait_for_function("() => window.gloomtablePage && window.gloomtablePage.msg"
+                              " && window.gloomtablePage.msg.state_id > 3")
+    assert watcher.locator(".hand-card").count() == 0
+    assert "Spectators see no hands." in watcher.inner_text("[data-testid=hand]")
+    assert watcher.locator(".prompt:not([hidden])").count() == 0
+    states = [f for f in frames if '"type":"state"' in f]
+    assert states and all('"hand":null' in f for f in states)
+    errors.check()

@@ -1,0 +1,51 @@
+"""Helpers for the RL tests: which games exist, and hidden-card scrambling."""
+
+from __future__ import annotations
+
+import pytest
+
+from gloomtable.engine import ConfigError, Rng
+from gloomtable.games import make_game
+
+
+def gloomier_available() -> bool:
+    try:
+        make_game("gloomier", {})
+    except ConfigError:
+        return False
+    return True
+
+
+needs_gloomier = pytest.mark.skipif(
+    not gloomier_available(), reason='make_game("gloomier") is not in this checkout yet')
+
+ENVS = ["creatures_v0", "gloom_v0", pytest.param("gloomier_v0", marks=needs_gloomier)]
+
+
+def scramble_hidden(state, viewer: int, seed: int):
+    """A copy of ``state`` with every card ``viewer`` cannot see dealt differently
+    (other hands keep their sizes; the Reserve, set-aside cards or draw pile too).
+    Returns the copy and whether anything actually moved."""
+    other = state.clone()
+    rng = Rng(seed)
+    seats = [q for q in range(len(other.hands)) if q != viewer]
+    if hasattr(other, "reserve"):  # Crazy Creatures
+        pool = [c for q in seats for c in other.hands[q]] + other.reserve + other.aside
+        before = list(pool)
+        rng.shuffle(pool)
+        for q in seats:
+            k = len(other.hands[q])
+            other.hands[q], pool = sorted(pool[:k]), pool[k:]
+        k = len(other.reserve)
+        other.reserve, other.aside = pool[:k], sorted(pool[k:])
+        after = [c for q in seats for c in other.hands[q]] + other.reserve + other.aside
+    else:  # Gloom, Gloomier
+        pool = [c for q in seats for c in other.hands[q]] + other.draw_pile
+        before = list(pool)
+        rng.shuffle(pool)
+        for q in seats:
+            k = len(other.hands[q])
+            other.hands[q], pool = pool[:k], pool[k:]
+        other.draw_pile = pool
+        after = [c for q in seats for c in other.hands[q]] + other.draw_pile
+    return other, before != after

@@ -1,0 +1,158 @@
+"""``gloom bench``: the shape of its JSON and that every ratio comes from the same run.
+
+No test asserts a speed: the machine is shared, so figures are reported by the
+command (docs/bench.md), never checked against a clock here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from gloomtable.bench import TARGETS, Plan, run_bench
+from gloomtable.bench.playouts import CallCostBench, PlayoutBench, available, positions
+from gloomtable.bench.stats import ratio, summary
+from gloomtable.bench.suite import Slot, _build, ratios
+from gloomtable.cli.bench import render_text
+
+GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
+STAT_KEYS = {"median", "min", "max", "runs"}
+
+
+@pytest.fixture(scope="module")
+def quick() -> dict[str, Any]:
+    """One real ``gloom bench --quick --json`` run, as a user starts it."""
+    proc = subprocess.run([*GLOOM, "bench", "--quick", "--json"], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _check_stat(stat: dict[str, Any], runs: int) -> None:
+    assert set(stat) == STAT_KEYS
+    assert len(stat["runs"]) == runs
+    assert stat["min"] <= stat["median"] <= stat["max"]
+    assert stat["min"] > 0
+
+
+def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
+    for section in ("playouts", "per_call_us", "ismcts", "rl", "baselines", "ratios", "targets",
+                    "plan", "machine", "seconds"):
+        assert section in quick
+    plan = quick["plan"]
+    assert plan["runs"] >= 3 and plan["clock"] == "cpu"
+    for name in ("gloom", "creatures"):
+        entry = quick["playouts"][name]
+        assert entry["available"] is True
+        for metric in ("games_per_s", "actions_per_s", "actions_per_game"):
+            _check_stat(entry[metric], plan["runs"])
+        calls = quick["per_call_us"][name]
+        for call in ("legal_actions", "apply", "view", "clone"):
+            _check_stat(calls[call], plan["runs"])
+    assert quick["playouts"]["gloom"]["config"] == {"players": 4}
+    uno, leduc = quick["baselines"]["rlcard_uno"], quick["baselines"]["pettingzoo_leduc"]
+    assert uno["available"] and leduc["available"]  # the bench extra is installed here
+    _check_stat(uno["actions_per_s"], plan["runs"])
+    _check_stat(leduc["steps_per_s"], plan["runs"])
+
+
+def test_parts_not_there_say_why(quick: dict[str, Any]) -> None:
+    for section in ("playouts", "per_call_us", "ismcts", "rl"):
+        for entry in quick[section].values():
+            assert isinstance(entry["available"], bool)
+            if not entry["available"]:
+                assert entry["reason"]
+
+
+def test_ratios_divide_medians_of_the_same_run(quick: dict[str, Any]) -> None:
+    r = quick["ratios"]
+    for key in TARGETS:
+        assert key in r
+    uno = quick["baselines"]["rlcard_uno"]["actions_per_s"]["median"]
+    for name in ("gloom", "creatures"):
+        ours = quick["playouts"][name]["actions_per_s"]["median"]
+        assert r[f"{name}_vs_uno"] == round(ours / uno, 3)
+    assert ratios(quick) == r  # recomputed from the report itself: nothing from elsewhere
+    rl = quick["rl"]["gloom_v0"]
+    if rl["available"]:
+        leduc = quick["baselines"]["pettingzoo_leduc"]["steps_per_s"]["median"]
+        assert r["pettingzoo_vs_leduc"] == round(rl["steps_per_s"]["median"] / leduc, 3)
+    else:
+        assert r["pettingzoo_vs_leduc"] is None
+    for key, goal in quick["targets"].items():
+        assert goal["target"] == TARGETS[key]
+        assert goal["met"] == (None if r[key] is None else r[key] >= TARGETS[key])
+
+
+def test_text_report_names_every_figure(quick: dict[str, Any]) -> None:
+    text = render_text(quick)
+    for word in ("Random playouts", "rlcard_uno", "pettingzoo_leduc", "Cost per call",
+                 "gloom_vs_uno", "creatures_vs_uno", "pettingzoo_vs_leduc"):
+        assert word in text
+
+
+def test_run_bench_in_process_with_a_tiny_plan() -> None:
+    report = run_bench(Plan(runs=2, budget_s=0.02, positions=20, clock="wall",
+                            sections=("playouts", "baselines")))
+    assert report["plan"]["clock"] == "wall"
+    assert len(report["playouts"]["creatures"]["actions_per_s"]["runs"]) == 2
+    assert report["rl"]["gloom_v0"] == {"available": False, "reason": "not measured in this run"}
+    assert report["ratios"]["creatures_vs_uno"] is not None
+    assert report["ratios"]["pettingzoo_vs_leduc"] is None
+    with pytest.raises(ValueError, match="unknown clock"):
+        run_bench(Plan(runs=1, budget_s=0.01, positions=5, clock="sundial"))
+    with pytest.raises(ValueError, match="unknown section"):
+        run_bench(Plan(runs=1, budget_s=0.01, positions=5, sections=("vibes",)))
+
+
+def test_cli_refuses_an_unknown_section_in_one_line() -> None:
+    proc = subprocess.run([*GLOOM, "bench", "--quick", "--only", "playouts,vibes"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "--only" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_summary_and_ratio() -> None:
+    assert summary([3.0, 1.0, 2.0]) == {"median": 2.0, "min": 1.0, "max": 3.0, "runs": [3.0, 1.0, 2.0]}
+    assert ratio(10.0, 4.0) == 2.5
+    assert ratio(None, 4.0) is None and ratio(1.0, None) is None and ratio(1.0, 0.0) is None
+    with pytest.raises(ValueError):
+        summary([])
+
+
+def test_unknown_game_and_failing_setup_are_reported_not_raised() -> None:
+    ok, why = available("parcheesi")
+    assert not ok and "parcheesi" in why
+
+    def broken() -> PlayoutBench:
+        raise LookupError("no such hook")
+
+    sampler, why = _build(Slot("ismcts", "gloom", broken))
+    assert sampler is None and why == "no such hook"
+
+
+def test_playouts_and_positions_are_seeded() -> None:
+    a = positions("creatures", {}, 40)
+    b = positions("creatures", {}, 40)
+    assert [act for _, act in a] == [act for _, act in b]
+    assert [s.snapshot() for s, _ in a] == [s.snapshot() for s, _ in b]
+    bench = PlayoutBench("creatures", {}, seed=3)
+    first = bench.sample(0.0)
+    assert first["actions_per_game"] > 0 and bench.next_game == 1  # at least one whole game
+    costs = CallCostBench("creatures", {}, 30).sample(0.0)
+    assert set(costs) == {"legal_actions", "apply", "view", "clone"}
+
+
+def test_server_bench_against_a_real_gloom_serve() -> None:
+    from gloomtable.bench.server import bench_server, percentile
+
+    s = bench_server(tables=4, seconds=1.5, seed=2, think_ms=20)
+    assert s["available"], s
+    assert s["tables"] == 4 and s["tables_moving"] == 4 and s["errors"] == 0
+    assert s["moves"] >= s["round_trips"] > 0
+    lat = s["latency_ms"]
+    assert 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"]
+    assert s["rss_after_kb"] > 0 and "rss_per_table_kb" in s
+    assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.0 and percentile([5.0], 99) == 5.0

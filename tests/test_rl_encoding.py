@@ -1,0 +1,85 @@
+"""issue 7: the observation layouts are what docs/rl.md says, slot by slot, and
+every write lands in its own slot (values in [-1, 1], one-hots are one-hot)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gloomtable.engine import Rng
+from gloomtable.games import make_game
+from gloomtable.rl.encode_creatures import CreaturesEncoder
+from gloomtable.rl.encode_gloom import GloomEncoder
+from gloomtable.rl.slots import Layout
+from rl_support import needs_gloomier
+
+
+def random_views(name: str, seed: int, players: int | None = None):
+    game = make_game(name, {} if players is None else {"players": players})
+    state = game.new_initial_state(seed)
+    rng = Rng(seed)
+    while not state.is_over():
+        for p in range(game.num_players):
+            yield game, state.view(p)
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+
+
+def contiguous(layout: Layout) -> None:
+    end = 0
+    for slot in layout.slots:
+        assert slot.start == end, slot
+        end += slot.size
+    assert end == layout.size
+
+
+def test_creatures_slots_hold_what_they_say() -> None:
+    enc = CreaturesEncoder(3)
+    contiguous(enc.layout)
+    hand, top, cur = enc.layout["hand"], enc.layout["pile_top"], enc.layout["current"]
+    for _, view in random_views("creatures", 1, players=3):
+        out = np.zeros(enc.size, np.float32)
+        enc.encode(view, out)
+        assert out.min() >= -1 and out.max() <= 1
+        mine = np.flatnonzero(out[hand.start:hand.start + hand.size])
+        assert list(mine) == sorted(c["id"] for c in view["hand"])
+        tops = out[top.start:top.start + top.size].reshape(4, 7)
+        assert (tops.sum(axis=1) == 1).all()
+        assert [int(np.argmax(r)) for r in tops] == [m["top"] or 0 for m in view["machines"]]
+        if not view["over"]:
+            rel = (view["current_player"] - view["viewer"]) % 3
+            assert list(np.flatnonzero(out[cur.start:cur.start + 4])) == [rel]
+
+
+@pytest.mark.parametrize("name", ["gloom", pytest.param("gloomier", marks=needs_gloomier)])
+def test_gloom_target_blocks_stay_in_their_own_slots(name: str) -> None:
+    game = make_game(name, {})
+    enc = GloomEncoder(game)
+    contiguous(enc.layout)
+    targets = enc.layout["targets"]
+    assert targets.size == len(enc.target_slot) * enc.per_target
+    seen_any = False
+    for i, (_, view) in enumerate(random_views(name, 2)):
+        if i % 7:
+            continue
+        out = np.zeros(enc.size, np.float32)
+        enc.encode(view, out)
+        assert out.min() >= -1 and out.max() <= 1
+        shown = {ch["card"] for fam in view["families"]
+                 for ch in fam["characters"] + fam.get("guests", [])}
+        shown |= {g["card"] for g in (view.get("middle") or {}).get("guests", [])}
+        for card, t in enc.target_slot.items():
+            base = targets.start + t * enc.per_target
+            assert out[base] == (1.0 if card in shown else 0.0)
+            owner = out[base + 1:base + 2 + enc.n]
+            assert owner.sum() == (1.0 if card in shown else 0.0)
+            seen_any |= card in shown
+        decision = out[enc.o_kind:enc.o_kind + len(enc.kinds) + 1]
+        assert decision.sum() == (0.0 if view["over"] else 1.0)
+    assert seen_any
+
+
+def test_layout_table_lists_every_slot() -> None:
+    table = CreaturesEncoder(2).layout.table()
+    assert table.count("\n") == len(CreaturesEncoder.layout.slots) + 1
+    assert "| 0..47 | 48 | `hand` |" in table

@@ -1,0 +1,149 @@
+"""issue 7: the PettingZoo AEC environments pass PettingZoo's own api_test and
+seed_test as they are, render as text, and pay win shares (or shaped rewards)."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+from gloomtable.engine import ConfigError, IllegalActionError
+from gloomtable.rl import bench_steps
+from rl_support import ENVS, needs_gloomier
+
+with warnings.catch_warnings():
+    # pettingzoo.test imports PettingZoo's own classic games through their old,
+    # deprecated import path; that note is PettingZoo's, not ours.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, seed_test
+
+# PettingZoo's api_test exempts its own dict-observation games from these two
+# notes by name ("leduc_holdem_v4", "chess_v6", ...); a dict of observation and
+# action_mask is exactly the classic games' format, so only these may appear.
+DICT_OBSERVATION_NOTES = ("Observation is not a NumPy array",
+                          "Observation space for each agent probably should be")
+
+
+def module(name: str):
+    return importlib.import_module(f"gloomtable.rl.{name}")
+
+
+def run_quietly(fn, *args, **kw) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args, **kw)
+    others = [str(w.message) for w in caught
+              if not str(w.message).startswith(DICT_OBSERVATION_NOTES)]
+    assert not others, others
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_pettingzoo_api_test_passes(name: str) -> None:
+    cycles = 400 if name == "creatures_v0" else 60
+    run_quietly(api_test, module(name).env(), num_cycles=cycles)
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_pettingzoo_seed_test_passes(name: str) -> None:
+    run_quietly(seed_test, module(name).env, num_cycles=40 if name == "creatures_v0" else 10)
+
+
+def test_api_test_passes_with_two_players_and_shaped_reward() -> None:
+    run_quietly(api_test, module("creatures_v0").raw_env(players=2, reward="shaped"),
+                num_cycles=300)
+
+
+def play_out(env, seed: int) -> dict[str, float]:
+    """Random legal play to the end; the total reward each agent collected."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(100_000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    return totals
+
+
+def test_rewards_at_the_end_are_the_win_shares() -> None:
+    env = module("creatures_v0").raw_env(players=3)
+    totals = play_out(env, seed=5)
+    assert sum(totals.values()) == pytest.approx(1.0)
+    assert set(totals.values()) <= {0.0, 1.0, 0.5, 1 / 3}
+
+
+def test_shaped_reward_adds_score_improvements_to_the_win_share() -> None:
+    win = play_out(module("creatures_v0").raw_env(players=2), seed=9)
+    shaped = play_out(module("creatures_v0").raw_env(players=2, reward="shaped"), seed=9)
+    assert shaped != win  # same game (same seed and actions), penalties added
+    # Crazy Creatures: the shaped part is -(final penalty total) / 100 per seat.
+    for agent in win:
+        assert shaped[agent] <= win[agent] + 0.03 + 1e-9  # at most one -3 bonus per round
+
+
+def test_observation_layout_and_the_mask_follow_the_view() -> None:
+    env = module("creatures_v0").raw_env(players=3)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    seat = env.seat_of[agent]
+    obs = env.observe(agent)
+    view = env.state.view(seat)
+    hand = sorted(c["id"] for c in view["hand"])
+    assert list(np.flatnonzero(obs["observation"][:48])) == hand  # slot "hand"
+    assert list(np.flatnonzero(obs["action_mask"])) == view["legal_actions"]
+    other = env.possible_agents[(seat + 1) % 3]
+    assert not env.observe(other)["action_mask"].any()  # not their turn
+
+
+def test_render_ansi_is_the_acting_seats_text() -> None:
+    env = module("creatures_v0").env(render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "Crazy Creatures" in text and "Your hand" in text
+    assert module("creatures_v0").raw_env().render() is None
+
+
+def test_raw_env_refuses_an_illegal_action_and_env_ends_the_game() -> None:
+    raw = module("creatures_v0").raw_env()
+    raw.reset(seed=2)
+    illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        raw.step(illegal)
+    env = module("creatures_v0").env()
+    env.reset(seed=2)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        env.step(illegal)
+    assert all(env.terminations.values())
+    assert min(env.rewards.values()) == -1
+
+
+def test_bad_options_are_clear_errors() -> None:
+    with pytest.raises(ConfigError, match="reward"):
+        module("creatures_v0").raw_env(reward="points")
+    with pytest.raises(ConfigError, match="render_mode"):
+        module("creatures_v0").raw_env(render_mode="human")
+    with pytest.raises(ConfigError, match="2 to 4 players"):
+        module("creatures_v0").raw_env(players=7)
+    with pytest.raises(ConfigError, match="unknown environment"):
+        bench_steps("chess_v6", 0.1, 0)
+
+
+@needs_gloomier
+def test_gloomier_observation_sees_the_middle() -> None:
+    env = module("gloomier_v0").raw_env()
+    env.reset(seed=4)
+    assert env.encoder.layout["stories"].size > 0
+    assert env.observe(env.agent_selection)["observation"].any()
+
+
+def test_bench_steps_measures_steps_per_second() -> None:
+    assert bench_steps("creatures_v0", seconds=0.3, seed=0) > 100

@@ -1,0 +1,177 @@
+"""The lobby API and the websocket's refusals, against a real server process
+on 127.0.0.1 with a real SQLite file (issue 6: security, errors as JSON)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from gloomtable.server.errors import CODES
+from gloomtable.server.testing import ServerProcess
+
+THREE = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("api") / "tables.db") as srv:
+        yield srv
+
+
+def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
+    body.setdefault("seats", THREE)
+    r = httpx.post(server.url + "/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def recv(ws: ClientConnection, kind: str, limit: int = 50) -> dict[str, Any]:
+    """The next message of type ``kind`` (bounded)."""
+    for _ in range(limit):
+        msg = json.loads(ws.recv(timeout=10))
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind!r} message in {limit}")
+
+
+def assert_error(resp: httpx.Response, status: int, code: str) -> None:
+    assert resp.status_code == status, resp.text
+    data = resp.json()
+    assert data["type"] == "error" and data["code"] == code and data["message"]
+    assert code in CODES
+
+
+def test_create_returns_one_invite_per_person_seat_with_unguessable_tokens(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person", "name": "Ada"}, {"kind": "bot"}])
+    assert [i["seat"] for i in t["invites"]] == [0, 1]
+    tokens = [i["token"] for i in t["invites"]]
+    assert len(set(tokens)) == 2 and all(len(tok) >= 24 for tok in tokens)
+    assert t["invites"][1]["name"] == "Ada"
+    assert t["invites"][0]["link"] == f"/table/{t['id']}#token={tokens[0]}"
+    summary = httpx.get(f"{server.url}/api/tables/{t['id']}").json()
+    assert "token" not in json.dumps(summary["seats"]) and tokens[0] not in json.dumps(summary)
+    assert summary["config"]["players"] == 3 and summary["open_seats"] == 2
+
+
+def test_bad_requests_are_json_errors_with_codes(server: ServerProcess) -> None:
+    url = server.url + "/api/tables"
+    assert_error(httpx.post(url, content=b"{nope"), 400, "bad_json")
+    assert_error(httpx.post(url, json=[1, 2]), 400, "bad_message")
+    assert_error(httpx.post(url, json={"game": "chess", "seats": THREE}), 400, "bad_table")
+    assert_error(httpx.post(url, json={"seats": [{"kind": "bot", "level": "godlike"}] * 3}), 400, "bad_table")
+    assert_error(httpx.post(url, json={"seats": THREE, "colour": "red"}), 400, "bad_table")
+    assert_error(httpx.post(url, json={"game": "creatures", "seats": THREE * 2}), 400, "bad_table")
+    assert_error(httpx.post(url, content=b"x" * 20000), 413, "too_large")
+    assert_error(httpx.get(server.url + "/api/tables/nosuchtable"), 404, "not_found")
+    assert_error(httpx.get(server.url + "/api/nothing"), 404, "not_found")
+
+
+def test_listing_join_and_unlisted_tables(server: ServerProcess) -> None:
+    listed = create(server, seats=[{"kind": "person"}, {"kind": "person"}])
+    hidden = create(server, listed=False)
+    ids = [t["id"] for t in httpx.get(server.url + "/api/tables").json()["tables"]]
+    assert listed["id"] in ids and hidden["id"] not in ids
+    j1 = httpx.post(f"{server.url}/api/tables/{listed['id']}/join", json={"name": "  Bo\u0007b  "}).json()
+    j2 = httpx.post(f"{server.url}/api/tables/{listed['id']}/join", json={"name": "Cy"}).json()
+    assert {j1["seat"], j2["seat"]} == {0, 1} and j1["token"] != j2["token"]
+    assert_error(httpx.post(f"{server.url}/api/tables/{listed['id']}/join", json={}), 409, "no_open_seat")
+    names = [s["name"] for s in httpx.get(f"{server.url}/api/tables/{listed['id']}").json()["seats"]]
+    assert names == ["Bo b", "Cy"]  # control characters dropped
+
+
+def test_cards_catalogue_is_public_and_complete(server: ServerProcess) -> None:
+    t = create(server)
+    cat = httpx.get(f"{server.url}/api/tables/{t['id']}/cards").json()
+    cards = cat["cards"]
+    assert [c["index"] for c in cards] == list(range(len(cards)))
+    assert {c["type"] for c in cards} >= {"character", "modifier", "event", "untimely_death"}
+    assert all(len(c["prints"]) == 9 for c in cards)
+
+
+def test_websocket_refusals(server: ServerProcess) -> None:
+    t = create(server, spectators=False)
+    with connect(f"{server.ws_url}/ws/{t['id']}?token=forged") as ws:
+        assert recv(ws, "error")["code"] == "bad_token"
+    with connect(f"{server.ws_url}/ws/{t['id']}") as ws:
+        assert recv(ws, "error")["code"] == "no_spectators"
+    with connect(f"{server.ws_url}/ws/nosuchtable") as ws:
+        assert recv(ws, "error")["code"] == "not_found"
+
+
+def test_messages_are_checked_in_order(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=3)
+    tok0, tok1 = (i["token"] for i in t["invites"])
+    base = f"{server.ws_url}/ws/{t['id']}"
+    with connect(f"{base}?token={tok0}") as a, connect(f"{base}?token={tok1}") as b, connect(base) as spec:
+        recv(a, "welcome")
+        sa = recv(a, "state")
+        sb = recv(b, "state")
+        watcher = recv(spec, "state")
+        assert watcher["view"]["hand"] is None and watcher["choices"] == [] and watcher["seat"] is None
+        mover, other = (a, b) if sa["deciding"] == 0 else (b, a)
+        first = sa if mover is a else sb
+        assert first["choices"], "the deciding seat is told its choices"
+        legal = [c["action"] for c in first["choices"]]
+        other.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"]}))
+        assert recv(other, "error")["code"] == "not_your_turn"
+        mover.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"] + 5}))
+        assert recv(mover, "error")["code"] == "stale_state"
+        assert recv(mover, "state")["state_id"] == first["state_id"]  # refreshed politely
+        mover.send(json.dumps({"type": "act", "action": 10**6, "state_id": first["state_id"]}))
+        assert recv(mover, "error")["code"] == "illegal_action"
+        spec.send(json.dumps({"type": "act", "action": legal[0], "state_id": 0}))
+        assert recv(spec, "error")["code"] == "read_only"
+        for bad, code in (("{", "bad_json"), ("[]", "bad_message"), ('{"type": "dance"}', "bad_message"),
+                          ('{"type": "act", "action": true, "state_id": 0}', "bad_message"),
+                          ("x" * 9000, "too_large")):
+            mover.send(bad)
+            assert recv(mover, "error")["code"] == code
+        mover.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"],
+                               "narration": "It rained <b>all</b> day."}))
+        after = recv(mover, "state")
+        assert after["state_id"] == first["state_id"] + 1
+        said = [e["text"] for e in after["log"] if e["kind"] == "narration"]
+        assert said == ["It rained <b>all</b> day."]  # stored as text; the page shows it as text
+
+
+def test_rate_limit(server: ServerProcess) -> None:
+    t = create(server)
+    # a deep client queue, so unread replies do not hold up the closing handshake
+    with connect(f"{server.ws_url}/ws/{t['id']}?token={t['invites'][0]['token']}", max_queue=512) as ws:
+        for _ in range(70):  # a burst of 40 passes, the rest are refused (50 refusals would close)
+            ws.send('{"type": "ping"}')
+        codes = []
+        for _ in range(80):
+            msg = json.loads(ws.recv(timeout=10))
+            if msg["type"] == "error":
+                codes.append(msg["code"])
+            if len(codes) >= 5:
+                break
+        assert codes and set(codes) == {"rate_limited"}
+
+
+def test_static_page_and_i18n_fallback(server: ServerProcess) -> None:
+    page = httpx.get(server.url + "/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name in ("app.js", "i18n.js", "cards.js", "table.js", "lobby.js", "style.css"):
+        assert httpx.get(f"{server.url}/static/{name}").status_code == 200, name
+    assert httpx.get(server.url + "/table/whatever").status_code == 200
+    assert httpx.get(server.url + "/api/i18n/xx").json() == {}
+    assert_error(httpx.get(server.url + "/api/i18n/..%2Fsecrets"), 404, "not_found")
+
+
+def test_games_offered(server: ServerProcess) -> None:
+    info = httpx.get(server.url + "/api/games").json()
+    names = [g["name"] for g in info["games"]]
+    assert "gloom" in names and "creatures" in names
+    assert info["levels"][0] == "random"
+
+
+def test_database_file_is_where_asked(server: ServerProcess) -> None:
+    assert Path(server.db).is_file()

@@ -1,0 +1,207 @@
+"""Live tables on a real server process: bots, the store, crash recovery by
+replay, hidden hands, timers, stand-in bots and playing again (issue 6)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from gloomtable.engine.record import GameRecord
+from gloomtable.games import replay_record
+from gloomtable.server.testing import ServerProcess
+
+MAX_MESSAGES = 5000
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path / "tables.db") as srv:
+        yield srv
+
+
+def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
+    r = httpx.post(server.url + "/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def ws_for(server: ServerProcess, table: dict[str, Any], seat: int | None) -> ClientConnection:
+    q = "" if seat is None else f"?token={table['invites'][seat]['token']}"
+    return connect(f"{server.ws_url}/ws/{table['id']}{q}", max_queue=4096)
+
+
+def next_state(ws: ClientConnection, until: Any = None, timeout: float = 20) -> dict[str, Any]:
+    """The next state message (that satisfies ``until``), bounded in messages and time."""
+    deadline = time.monotonic() + timeout
+    for _ in range(MAX_MESSAGES):
+        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if msg["type"] == "state" and (until is None or until(msg)):
+            return msg
+    raise AssertionError("no such state")
+
+
+def stored_record(server: ServerProcess, table_id: str) -> GameRecord:
+    db = sqlite3.connect(server.db)
+    try:
+        game, config, seed = db.execute("SELECT game, config, seed FROM tables WHERE id=?",
+                                        (table_id,)).fetchone()
+        rows = db.execute("SELECT action, narration FROM actions WHERE table_id=? ORDER BY idx",
+                          (table_id,)).fetchall()
+    finally:
+        db.close()
+    narration = {i: text for i, (_, text) in enumerate(rows) if text}
+    return GameRecord(game, json.loads(config), seed, [a for a, _ in rows], narration)
+
+
+def play_first_choice(ws: ClientConnection, msg: dict[str, Any], narration: str | None = None) -> None:
+    body: dict[str, Any] = {"type": "act", "action": msg["choices"][0]["action"], "state_id": msg["state_id"]}
+    if narration:
+        body["narration"] = narration
+    ws.send(json.dumps(body))
+
+
+@pytest.mark.parametrize("game", ["gloom", "creatures"])
+def test_bots_play_a_whole_game_and_the_store_replays_it(server: ServerProcess, game: str) -> None:
+    t = create(server, game=game, seats=[{"kind": "bot"}] * 3, bot_delay_ms=0, seed=11)
+    with ws_for(server, t, None) as spectator:
+        final = next_state(spectator, lambda m: m["over"], timeout=40)
+        spectator.send('{"type": "sync"}')
+        full_log = next_state(spectator)["log"]  # a sync resends the log from the start
+    assert final["view"]["result"]["winners"]
+    record = stored_record(server, t["id"])
+    assert len(record.actions) == final["state_id"]
+    state = replay_record(record)
+    assert state.is_over() and state.result().to_dict() == final["view"]["result"]
+    if game == "gloom":
+        assert record.narration, "bots narrate their plays (R-G27)"
+        assert any(e["kind"] == "narration" for e in full_log)
+    assert httpx.get(f"{server.url}/api/tables/{t['id']}").json()["over"] is True
+
+
+def states_at(socks: dict[int, ClientConnection], state_id: int) -> dict[int, dict[str, Any]]:
+    """Each socket's state message for ``state_id`` (earlier ones are skipped)."""
+    return {seat: next_state(ws, lambda m: m["state_id"] == state_id) for seat, ws in socks.items()}
+
+
+def act_at(socks: dict[int, ClientConnection], states: dict[int, dict[str, Any]], **kw: Any) -> None:
+    """The deciding seat plays its first choice."""
+    (seat,) = [seat for seat, m in states.items() if m["choices"]]
+    play_first_choice(socks[seat], states[seat], **kw)
+
+
+def test_killed_server_resumes_every_unfinished_table(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=4)
+    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+        socks = {0: a, 1: b}
+        for state_id in range(12):
+            act_at(socks, states_at(socks, state_id), narration="Steady now." if state_id == 3 else None)
+        before = states_at(socks, 12)
+    server.kill()
+    server.start()
+    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+        socks = {0: a, 1: b}
+        after = states_at(socks, 12)
+        for seat in (0, 1):
+            assert after[seat]["view"] == before[seat]["view"]
+        assert any(e["kind"] == "narration" and e["text"] == "Steady now." for e in after[0]["log"])
+        act_at(socks, after)
+        states_at(socks, 13)
+    assert len(stored_record(server, t["id"]).actions) == 13
+
+
+def _names(msgs: list[str], names: set[str]) -> set[str]:
+    return {n for n in names if any(n in m for m in msgs)}
+
+
+def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=8)
+    cards = httpx.get(f"{server.url}/api/tables/{t['id']}/cards").json()["cards"]
+    raw: dict[int, list[str]] = {0: [], 1: []}
+    hands: dict[int, list[set[int]]] = {0: [], 1: []}
+    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+        socks = {0: a, 1: b}
+        deciding = None
+        for state_id in range(30):
+            for seat, ws in socks.items():
+                while True:  # read up to the current state on both sockets
+                    text = ws.recv(timeout=10)
+                    raw[seat].append(text)
+                    msg = json.loads(text)
+                    if msg["type"] == "state" and msg["state_id"] == state_id:
+                        hands[seat].append(set(msg["view"]["hand"]))
+                        for other in (0, 1):
+                            if other != seat:
+                                assert msg["view"]["hand_sizes"][other] >= 0
+                        if msg["choices"]:
+                            deciding = (seat, msg)
+                        break
+            assert deciding is not None
+            seat, msg = deciding
+            play_first_choice(socks[seat], msg)
+            deciding = None
+    for seat, other in ((0, 1), (1, 0)):
+        kept = set.intersection(*hands[other])  # cards that never left the other's hand
+        assert kept, "the test needs cards that stayed hidden"
+        names = {cards[c]["name"] for c in kept}
+        assert not _names(raw[seat], names), f"seat {seat} was told a card of seat {other}'s hand"
+        for text in raw[seat]:
+            msg = json.loads(text)
+            if msg["type"] == "state":
+                assert not kept & set(msg["view"]["hand"])
+
+
+def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], turn_timer=1, on_timeout="bot", seed=2)
+    with ws_for(server, t, None) as spectator:
+        first = next_state(spectator)
+        assert first["deadline"] and first["deadline"] > time.time()
+        moved = next_state(spectator, lambda m: m["state_id"] >= 2, timeout=10)
+    assert moved["state_id"] >= 2
+    db = sqlite3.connect(server.db)
+    actors = {a for (a,) in db.execute("SELECT actor FROM actions WHERE table_id=?", (t["id"],))}
+    db.close()
+    assert actors == {"timeout"}
+
+
+def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: ServerProcess) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True, absent_after=0.2,
+               bot_delay_ms=0, seed=6)
+    with ws_for(server, t, None) as spectator:
+        moved = next_state(spectator, lambda m: m["state_id"] >= 6, timeout=15)
+        assert moved["seats"][0]["stand_in"] or moved["state_id"] >= 6
+    with ws_for(server, t, 0) as me:
+        msg = next_state(me, lambda m: bool(m["choices"]) or m["over"], timeout=15)
+        if not msg["over"]:
+            assert msg["seats"][0]["connected"] and not msg["seats"][0]["stand_in"]
+            time.sleep(0.6)  # longer than absent_after: nobody plays for a seat that is back
+            me.send('{"type": "sync"}')
+            again = next_state(me)
+            assert again["state_id"] == msg["state_id"]
+
+
+def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
+    t = create(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
+               bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)
+    token = t["invites"][0]["token"]
+    r = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token})
+    assert r.status_code == 409 and r.json()["code"] == "not_over"
+    with ws_for(server, t, None) as spectator:
+        next_state(spectator, lambda m: m["over"], timeout=40)
+        assert httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": "x"}).json()["code"] \
+            == "bad_token"
+        new = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
+        told = next_state(spectator, lambda m: m["next_table"] is not None)
+    assert told["next_table"] == new["id"]
+    again = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
+    assert again["id"] == new["id"]  # asking twice gives the same next table
+    with connect(f"{server.ws_url}/ws/{new['id']}?token={token}") as ws:
+        msg = next_state(ws)
+        assert msg["seat"] == 0 and msg["state_id"] >= 0
+        assert [s["kind"] for s in msg["seats"]] == ["person", "bot"]
