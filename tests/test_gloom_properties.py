@@ -136,3 +136,20 @@ def test_views_hide_other_hands_and_draw_order_in_json() -> None:
             assert not shown & hidden
             assert "draw_pile" in view and isinstance(view["draw_pile"], int)
             assert view["hand_sizes"] == [len(h) for h in state.hands]
+
+
+@pytest.mark.parametrize("sets", SET_MIXES)
+def test_is_legal_agrees_with_legal_actions_for_every_action(sets) -> None:
+    """``apply`` validates with the fast ``is_legal``; it must say exactly what
+    ``legal_actions`` lists, for every action id, in every kind of position."""
+    game = GloomGame(GloomConfig(players=3, sets=sets))
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        bot = RandomBot(seed)
+        steps = 0
+        while not state.is_over() and steps < 400:
+            legal = set(state.legal_actions())
+            if steps % 5 == 0:
+                assert {a for a in range(game.codec.size) if state.is_legal(a)} == legal
+            state.apply(bot.choose({}, sorted(legal)))
+            steps += 1

@@ -108,44 +108,59 @@ class Card:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
 class Visible:
     """What shows on a stack: for each region, the stack position of the card
-    showing there, or -1 where nothing prints (R-G4)."""
+    showing there, or -1 where nothing prints (R-G4). Everything a rule asks of a
+    stack (points, Self-Worth, icons) is worked out once, when it is built."""
 
-    shown_by: tuple[int, ...]
-    stack: tuple[Card, ...]
+    __slots__ = ("_lasting", "icon_slots", "icons", "points", "self_worth", "shown_by", "stack")
 
-    def card_at(self, region: Region) -> Card | None:
+    def __init__(self, shown_by: tuple[int, ...], stack: tuple[Card, ...]) -> None:
+        self.shown_by = shown_by
+        self.stack = stack
+        t, m, b, it, im, ib = shown_by[:6]
+        self.points: tuple[int | None, ...] = (
+            None if t < 0 else stack[t].points[0],
+            None if m < 0 else stack[m].points[1],
+            None if b < 0 else stack[b].points[2],
+        )
+        self.self_worth: int = sum(p for p in self.points if p is not None)
+        """R-G5: the sum of the visible point values."""
+        self.icon_slots: tuple[str | None, ...] = (
+            None if it < 0 else stack[it].icons[0],
+            None if im < 0 else stack[im].icons[1],
+            None if ib < 0 else stack[ib].icons[2],
+        )
+        """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
+        self.icons: tuple[str, ...] = tuple(
+            i for i in self.icon_slots if i is not None and i != BLANK)
+        """R-G6: the icons that count (a blank hides and shows nothing)."""
+        self._lasting: tuple[Step, ...] | None = None
+
+    @property
+    def lasting_steps(self) -> tuple[Step, ...]:
+        """The steps of every live continuous and persistent effect (R-G18, R-G19)."""
+        if self._lasting is None:
+            self._lasting = tuple(st for when in ("continuous", "persistent")
+                                  for e in self.live_effects(when) for st in e.steps)
+        return self._lasting
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Visible) and (self.shown_by, self.stack) == (other.shown_by, other.stack)
+
+    def __hash__(self) -> int:
+        return hash((self.shown_by, self.stack))
+
+    def card_at(self, region: Region | int) -> Card | None:
         pos = self.shown_by[region]
         return None if pos < 0 else self.stack[pos]
 
-    @property
-    def points(self) -> tuple[int | None, ...]:
-        out: list[int | None] = []
-        for slot in range(3):
-            card = self.card_at(Region(slot))
-            out.append(None if card is None else card.points[slot])
-        return tuple(out)
-
-    @property
-    def self_worth(self) -> int:
-        """R-G5: the sum of the visible point values."""
-        return sum(p for p in self.points if p is not None)
-
-    @property
-    def icon_slots(self) -> tuple[str | None, ...]:
-        """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
-        out: list[str | None] = []
-        for slot in range(3):
-            card = self.card_at(Region(3 + slot))
-            out.append(None if card is None else card.icons[slot])
-        return tuple(out)
-
-    @property
-    def icons(self) -> tuple[str, ...]:
-        """R-G6: the icons that count (a blank hides and shows nothing)."""
-        return tuple(i for i in self.icon_slots if i is not None and i != BLANK)
+    def on_top(self, card: Card) -> Visible:
+        """This stack with ``card`` laid on top: the cardinal rule, one card at a time."""
+        pos = len(self.stack)
+        was = self.shown_by
+        shown = tuple([pos if printed else was[r] for r, printed in enumerate(card.prints)])
+        return Visible(shown, (*self.stack, card))
 
     @property
     def text_card(self) -> Card | None:

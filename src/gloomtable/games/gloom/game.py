@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from gloomtable.engine import ConfigError
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
-from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.cards import CardType, Visible
 from gloomtable.games.gloom.deck import Deck, combine, load_deck
 from gloomtable.games.gloom.effects import answerable_types
 from gloomtable.games.gloom.state import GloomState
@@ -74,6 +74,8 @@ class GloomGame:
             raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
                               f"the deck {self.deck.id} has {nf}")
         self.codec = Codec(len(self.deck.cards), self.targets, nf)
+        self.visible_cache: dict[tuple[int, ...], Visible] = {}
+        """Stack (card indices) -> what shows; see :meth:`GloomState.visible_of`."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], name: str = "gloom") -> GloomGame:
@@ -92,6 +94,21 @@ class GloomGame:
     @cached_property
     def characters(self) -> list[int]:
         return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
+
+    @cached_property
+    def deaths(self) -> frozenset[int]:
+        """Untimely Death card indices: a stack with one on top is dead (R-G23)."""
+        return frozenset(c.index for c in self.deck.cards if c.type is CardType.UNTIMELY_DEATH)
+
+    @cached_property
+    def has_turn_draw(self) -> bool:
+        """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
+        def steps(sts):
+            for st in sts:
+                yield st
+                yield from steps(st.steps)
+        return any(st.name == "turn_draw" for c in self.deck.cards for e in c.effects
+                   for st in steps(e.steps))
 
     @cached_property
     def guests(self) -> list[int]:

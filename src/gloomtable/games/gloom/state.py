@@ -18,9 +18,10 @@ from gloomtable.engine import (
     Result,
     Rng,
 )
-from gloomtable.games.gloom.actions import Codec, Kind
-from gloomtable.games.gloom.cards import Card, CardType, Step, Visible, visible
+from gloomtable.games.gloom.actions import Kind
+from gloomtable.games.gloom.cards import CardType, Step, Visible, visible
 from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task, card_answers
+from gloomtable.games.gloom.stack import Stack
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.game import GloomGame
@@ -66,6 +67,8 @@ class GloomState:
         "_events",
         "cancelled",
         "capped",
+        "cards",
+        "codec",
         "controller",
         "counted_used",
         "decision",
@@ -94,6 +97,8 @@ class GloomState:
     def __init__(self, game: GloomGame, seed: int) -> None:
         cfg = game.config
         self.game = game
+        self.cards = game.deck.cards
+        self.codec = game.codec
         self.n = cfg.players
         self.rng = Rng(seed)
         deck = game.deck
@@ -159,8 +164,8 @@ class GloomState:
                 f"action {action} is outside this game's action space 0..{self.codec.size - 1}")
         if self.over:
             raise IllegalActionError(action, "the game is over", [])
-        legal = self.legal_actions()
-        if action not in legal:
+        if not self.is_legal(action):
+            legal = self.legal_actions()
             raise IllegalActionError(action, self._why_illegal(action),
                                      [(a, self.action_to_string(a)) for a in legal])
         self._events = []
@@ -198,12 +203,14 @@ class GloomState:
     def clone(self) -> GloomState:
         new = object.__new__(GloomState)
         new.game = self.game
+        new.cards = self.cards
+        new.codec = self.codec
         new.n = self.n
         new.rng = Rng(self.rng.state)
         new.hands = [list(h) for h in self.hands]
         new.discard = list(self.discard)
         new.draw_pile = list(self.draw_pile)
-        new.stacks = {c: list(s) for c, s in self.stacks.items()}
+        new.stacks = {c: Stack(s, getattr(s, 'vis', None)) for c, s in self.stacks.items()}
         new.controller = dict(self.controller)
         new.families = [list(f) for f in self.families]
         new.guests = list(self.guests)
@@ -244,34 +251,45 @@ class GloomState:
     # --- derived facts (the cardinal rule decides everything) --------------------
 
     @property
-    def codec(self) -> Codec:
-        return self.game.codec
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return self.game.deck.cards
-
-    @property
     def rounds(self) -> int:
         """Rounds begun: every player's turn counts once per round."""
         return (self.turn + self.n - 1) // self.n
 
     def visible_of(self, char: int) -> Visible:
-        cards = self.cards
-        return visible([cards[i] for i in self.stacks[char]])
+        """The cardinal rule on ``char``'s stack, memoised per stack in the game
+        (the same cards in the same order always show the same)."""
+        stack = self.stacks[char]
+        v = getattr(stack, "vis", None)
+        if v is not None:
+            return v
+        key = tuple(stack)
+        cache = self.game.visible_cache
+        v = cache.get(key)
+        if v is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            below = cache.get(key[:-1])
+            cards = self.cards
+            v = cache[key] = (below.on_top(cards[key[-1]]) if below is not None
+                              else visible([cards[i] for i in key]))
+        if type(stack) is Stack:
+            stack.vis = v
+        return v
 
     def self_worth(self, char: int) -> int:
         return self.visible_of(char).self_worth
 
     def is_dead(self, char: int) -> bool:
         """R-G23: dead while an Untimely Death is on top."""
-        return self.cards[self.stacks[char][-1]].type is CardType.UNTIMELY_DEATH
+        return self.stacks[char][-1] in self.game.deaths
 
     def living_characters(self) -> list[int]:
         """Every living target on the table: the families' Characters, then the Guests
         (controlled or in the middle, R-H6)."""
-        out = [c for fam in self.families for c in fam if not self.is_dead(c)]
-        out.extend(g for g in self.guests if not self.is_dead(g))
+        deaths, stacks = self.game.deaths, self.stacks
+        out = [c for fam in self.families for c in fam if stacks[c][-1] not in deaths]
+        if self.guests:
+            out.extend(g for g in self.guests if stacks[g][-1] not in deaths)
         return out
 
     def dead_characters(self) -> list[int]:
@@ -287,7 +305,8 @@ class GloomState:
         return self.families[p] + [g for g in self.guests if self.controller[g] == p]
 
     def living_of(self, p: int) -> list[int]:
-        return [c for c in self.members(p) if not self.is_dead(c)]
+        deaths, stacks = self.game.deaths, self.stacks
+        return [c for c in self.members(p) if stacks[c][-1] not in deaths]
 
     def top_modifier(self, char: int) -> int:
         """The top card of a living Character's stack if it is a Modifier, else -1."""
@@ -321,10 +340,7 @@ class GloomState:
             return []
         steps: list[Step] = []
         for c in self.living_of(p):
-            v = self.visible_of(c)
-            for when in ("continuous", "persistent"):
-                for effect in v.live_effects(when):
-                    steps.extend(effect.steps)
+            steps.extend(self.visible_of(c).lasting_steps)
         story = self.story_of(p) if self.stories else -1
         if story >= 0:
             for effect in self.cards[story].effects_when("continuous"):
@@ -478,7 +494,7 @@ class GloomState:
         for key in fam.characters:
             c = by_key[key]
             self.families[p].append(c)
-            self.stacks[c] = [c]
+            self.stacks[c] = Stack((c,))
             self.controller[c] = p
         self.emit("family", f"Player {p + 1} takes the family {fam.name}.", player=p)
         choosers = self._family_choosers()
@@ -507,7 +523,7 @@ class GloomState:
         """One pick of the draft. **Decision:** players choose one Character at a time
         in turn order, round after round, until each has ``draft_size``."""
         self.families[p].append(c)
-        self.stacks[c] = [c]
+        self.stacks[c] = Stack((c,))
         self.controller[c] = p
         self.emit("choose", f"Player {p + 1} chooses {self.name(c)}.", player=p, card=c)
         picks = sum(len(f) for f in self.families)
@@ -523,7 +539,7 @@ class GloomState:
         for b in sorted(backs[: self.game.config.stories_guests]):
             if self.cards[b].type is CardType.GUEST:
                 self.guests.append(b)
-                self.stacks[b] = [b]
+                self.stacks[b] = Stack((b,))
                 self.controller[b] = UNCONTROLLED
             else:
                 self.stories[b] = UNCONTROLLED
@@ -616,7 +632,7 @@ class GloomState:
                 if self.cards[c2].type is CardType.CHARACTER and self._was_set_aside(c2):
                     self.out_of_game.remove(c2)
                     self.families[last].append(c2)
-                    self.stacks[c2] = [c2]
+                    self.stacks[c2] = Stack((c2,))
                     self.controller[c2] = last
             self.emit("family", f"Player {last + 1} takes the set-aside Characters as "
                       "their family.", player=last)
@@ -649,7 +665,9 @@ class GloomState:
                 p = (p + 1) % self.n
                 continue
             self.emit("turn", f"Turn {self.turn}: player {p + 1} plays.", player=p)
-            extra = sum(st.param for st in self.held_steps(p) if st.name == "turn_draw")
+            extra = 0
+            if self.game.has_turn_draw:
+                extra = sum(st.param for st in self.held_steps(p) if st.name == "turn_draw")
             if extra:
                 self.draw(p, extra)
             self.decision = Decision(p, PLAY)
@@ -681,26 +699,65 @@ class GloomState:
         if counted and hand and self.game.config.edition == 2:
             out.append(codec.DISCARD_HAND)
         living = self.living_characters()
+        slot = codec.char_slot
+        living_slots = [slot[ch] for ch in living]
+        width = len(codec.characters)
         negative: list[int] | None = None
-        for c in sorted(hand):
+        for c in hand:
             t = cards[c].type
-            free = self._free_for(t)
+            free = self._free_for(t) if self.free_plays else None
             if t is CardType.MODIFIER:
                 if counted or free:
-                    out.extend(codec.play(c, ch) for ch in living)
+                    base = codec.play_base + c * width
+                    out.extend([base + sl for sl in living_slots])
             elif t is CardType.EVENT:
                 if counted or free:
                     out.append(codec.play_event(c))
             elif t is CardType.UNTIMELY_DEATH and (free or (counted and self.counted_used == 0)):
                 if negative is None:
-                    negative = [ch for ch in living if self.self_worth(ch) < 0]
-                out.extend(codec.play(c, ch) for ch in negative)
+                    negative = [slot[ch] for ch in living if self.visible_of(ch).self_worth < 0]
+                base = codec.play_base + c * width
+                out.extend([base + sl for sl in negative])
             if counted and self.game.config.edition == 1:
                 out.append(codec.discard_one(c))
         if counted and self.stories:
             out.extend(codec.claim_story(s) for s in self.stories if self.can_claim(p, s))
         out.sort()
         return out
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is in :meth:`legal_actions`, without building the list
+        (``apply`` asks this on every action). A test holds the two equal."""
+        if self.over:
+            return False
+        d = self.decision
+        if d.kind != PLAY:
+            return action in self.legal_actions()
+        counted = self.counted_used < 2
+        codec = self.codec
+        if action == codec.PASS:
+            return True
+        if action == codec.DISCARD_HAND:
+            return counted and bool(self.hands[d.player]) and self.game.config.edition == 2
+        dec = codec.decode(action)
+        if dec.kind is Kind.CLAIM_STORY:
+            return counted and dec.card in self.stories and self.can_claim(d.player, dec.card)
+        if dec.card < 0 or dec.card not in self.hands[d.player]:
+            return False
+        if dec.kind is Kind.DISCARD_ONE:
+            return counted and self.game.config.edition == 1
+        t = self.cards[dec.card].type
+        free = self._free_for(t) if self.free_plays else None
+        if dec.kind is Kind.PLAY_EVENT:
+            return t is CardType.EVENT and (counted or free is not None)
+        if dec.kind is not Kind.PLAY or dec.target not in self.stacks or self.is_dead(dec.target):
+            return False
+        if t is CardType.MODIFIER:
+            return counted or free is not None
+        if t is CardType.UNTIMELY_DEATH:
+            return ((free is not None or (counted and self.counted_used == 0))
+                    and self.visible_of(dec.target).self_worth < 0)
+        return False
 
     def _why_illegal(self, action: int) -> str:
         d = self.decision

@@ -1,0 +1,54 @@
+"""A Character's stack of cards that remembers what shows on it.
+
+The cardinal rule is asked about the same stacks over and over (every legal-move
+list asks every living Character's Self-Worth), while stacks change only when a
+card lands or leaves. :class:`Stack` is a plain ``list`` of card indices that
+keeps the last :class:`~gloomtable.games.gloom.cards.Visible` worked out for it
+and forgets it on any change, whoever makes the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.games.gloom.cards import Visible
+
+
+def _forgets(name: str) -> Any:
+    method = getattr(list, name)
+
+    def mutate(self: Stack, *args: Any, **kw: Any) -> Any:
+        self.vis = None
+        return method(self, *args, **kw)
+
+    mutate.__name__ = name
+    return mutate
+
+
+class Stack(list[int]):
+    """Card indices, bottom (the Character or Guest) first."""
+
+    __slots__ = ("vis",)
+
+    def __init__(self, cards: Any = (), vis: Visible | None = None) -> None:
+        super().__init__(cards)
+        self.vis: Visible | None = vis
+
+    append = _forgets("append")
+    extend = _forgets("extend")
+    insert = _forgets("insert")
+    pop = _forgets("pop")
+    remove = _forgets("remove")
+    clear = _forgets("clear")
+    sort = _forgets("sort")
+    reverse = _forgets("reverse")
+    __setitem__ = _forgets("__setitem__")
+    __delitem__ = _forgets("__delitem__")
+    __iadd__ = _forgets("__iadd__")
+    __imul__ = _forgets("__imul__")
+
+    def copy(self) -> Stack:  # type: ignore[override]
+        return Stack(self, self.vis)
+
+    def __reduce__(self) -> Any:
+        return (Stack, (list(self),))
