@@ -15,10 +15,9 @@ from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import GAMES, make_game, replay_record
 from gloomtable.i18n import LANGUAGES, LanguageError
-from gloomtable.i18n.cli_language import CliLanguage, startup_language
+from gloomtable.i18n.cli_language import CLI as LANG
+from gloomtable.i18n.cli_language import _, ngettext
 
-LANG = CliLanguage(startup_language())
-_, ngettext = LANG.gettext, LANG.ngettext
 LangOpt = Annotated[str | None, typer.Option(
     "--lang", help=_("Language: {langs} (default: from LANG).").format(langs=", ".join(LANGUAGES)))]
 
@@ -41,10 +40,10 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def set_language(lang: str | None) -> None:
+def set_language(lang: str | None, reset: bool = False) -> None:
     """Apply a ``--lang`` option, or fail with the languages we ship."""
     try:
-        LANG.set(lang)
+        LANG.reset(lang) if reset else LANG.set(lang)
     except LanguageError:
         fail(_("--lang {lang!r}: not a shipped language; choose one of {langs}").format(
             lang=lang, langs=", ".join(LANGUAGES)))
@@ -53,7 +52,7 @@ def set_language(lang: str | None) -> None:
 @app.callback()
 def main_options(lang: LangOpt = None) -> None:
     """gloomtable: play the Gloom family of card games with every rule enforced."""
-    set_language(lang)
+    set_language(lang, reset=True)
 
 
 SetsOpt = Annotated[str | None, typer.Option(
@@ -95,7 +94,8 @@ def play(
     edition: Annotated[int | None, typer.Option(help=_("Gloom rules edition: 1 or 2."))] = None,
     beginner: Annotated[bool, typer.Option(help=_("Gloom: ignore card effects."))] = False,
     bots: Annotated[str | None, typer.Option(
-        help=_("Bot level for the other seats (default: the game's best)."))] = None,
+        help=_("Bot level for the other seats: random, easy, medium or hard; one per seat "
+               "separated by commas, e.g. medium,hard (default: medium)."))] = None,
     save: Annotated[Path | None, typer.Option(help=_("Save the game record here."))] = None,
     sets: SetsOpt = None,
     lang: LangOpt = None,
@@ -118,14 +118,18 @@ def play(
         import secrets
 
         seed = secrets.randbelow(2**31)
-    level = bots or {"gloom": "sensible", "creatures": "heuristic"}.get(game, "random")
+    level = bots or "medium"
     try:
         from gloomtable.bots import make_bot
 
-        make_bot(level, game, 0)
+        for one in level.split(","):
+            make_bot(one.strip(), game, 0)
     except GloomtableError as exc:
         fail(str(exc))
-    play_terminal(g, seed, humans, level, save, lang=LANG.lang)
+    try:
+        play_terminal(g, seed, humans, level, save, lang=LANG.lang)
+    except GloomtableError as exc:  # e.g. per-seat levels before the terminal reads them
+        fail(str(exc))
 
 
 @app.command(help=_("Play many bot games and report speed, length and win share by seat."))
@@ -220,18 +224,46 @@ def replay(
 
 
 @deck_app.command("check", help=_("Validate a deck; print its counts by type and its families."))
-def deck_check(path: Annotated[str, typer.Argument(help=_("A deck file, or a shipped set name."))]) -> None:
-    """Validate a deck; print its counts by type and its families."""
-    from gloomtable.games.gloom.deck import DeckError, load_deck
+def deck_check(path: Annotated[str, typer.Argument(help=_(
+        "A deck file or a shipped set name; several separated by commas to check a mix."))]) -> None:
+    """Validate a deck (or a mix of decks); print counts by type and families."""
+    from gloomtable.games.gloom.deck import DeckError, combine, load_deck
 
-    try:
-        deck = load_deck(path)
-    except DeckError as exc:
-        err.print("[bold red]" + ngettext("{n} problem", "{n} problems", len(exc.problems)).format(
-            n=len(exc.problems)) + "[/] " + _("in {source}:").format(source=exc.source), highlight=False)
-        for p in exc.problems:
-            err.print(f"  {exc.source}: {p}", highlight=False, markup=False)
-        raise typer.Exit(1) from None
+    decks = []
+    failed = False
+    for one in [p.strip() for p in path.split(",") if p.strip()]:
+        try:
+            decks.append(load_deck(one))
+        except DeckError as exc:
+            _print_deck_error(exc)
+            failed = True
+    if failed or not decks:
+        raise typer.Exit(1)
+    for deck in decks:
+        _print_deck(deck)
+    if len(decks) > 1:
+        try:
+            mix = combine(decks)
+        except DeckError as exc:
+            _print_deck_error(exc)
+            raise typer.Exit(1) from None
+        counts = mix.counts()
+        drawn = counts["modifier"] + counts["event"] + counts["untimely_death"]
+        print(_("The mix {name}: one draw pile of {n} cards, {chars} Characters pooled, "
+                "{guests} Guests and {stories} Stories; up to {seats} seats choosing 4 Characters "
+                "each").format(name=mix.name, n=drawn, chars=counts["character"],
+                               guests=counts.get("guest", 0), stories=counts.get("story", 0),
+                               seats=min(8, counts["character"] // 4)))
+
+
+def _print_deck_error(exc: Any) -> None:
+    err.print("[bold red]" + ngettext("{n} problem", "{n} problems", len(exc.problems)).format(
+        n=len(exc.problems)) + "[/] " + _("in {source}:").format(source=exc.source), highlight=False)
+    for p in exc.problems:
+        err.print(f"  {exc.source}: {p}", highlight=False, markup=False)
+
+
+def _print_deck(deck: Any) -> None:
     counts = deck.counts()
     print(_("{source}: {name} is valid").format(source=deck.source, name=deck.name))
     for kind, n in counts.items():
