@@ -8,20 +8,20 @@ nothing else, so every game works everywhere without special cases.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened, for logs and clients.
 
     ``private_to`` marks an event whose ``card`` only that player may see (a
     card drawn from the pile, say); :meth:`for_player` hides it from others.
     ``text`` is the readable line; ``public_text`` replaces it for others.
+    An immutable named tuple: engines make a couple per action, so it must be cheap.
     """
 
     kind: str
@@ -37,7 +37,7 @@ class Event:
         """This event as ``viewer`` may see it (``None``: a spectator)."""
         if self.private_to is None or viewer == self.private_to:
             return self
-        return replace(self, card=None, text=self.public_text or self.text, public_text=None)
+        return self._replace(card=None, text=self.public_text or self.text, public_text=None)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in (
