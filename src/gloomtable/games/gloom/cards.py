@@ -113,7 +113,8 @@ class Visible:
     showing there, or -1 where nothing prints (R-G4). Everything a rule asks of a
     stack (points, Self-Worth, icons) is worked out once, when it is built."""
 
-    __slots__ = ("_lasting", "icon_slots", "icons", "points", "self_worth", "shown_by", "stack")
+    __slots__ = ("_lasting", "icon_slots", "icons", "points", "self_worth", "shown_by", "stack",
+                 "view_facts")
 
     def __init__(self, shown_by: tuple[int, ...], stack: tuple[Card, ...]) -> None:
         self.shown_by = shown_by
@@ -136,6 +137,8 @@ class Visible:
             i for i in self.icon_slots if i is not None and i != BLANK)
         """R-G6: the icons that count (a blank hides and shows nothing)."""
         self._lasting: tuple[Step, ...] | None = None
+        self.view_facts: Any = None
+        """Slot for the view's per-stack facts (see ``view.character_view``)."""
 
     @property
     def lasting_steps(self) -> tuple[Step, ...]:

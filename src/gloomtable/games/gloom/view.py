@@ -5,32 +5,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.cards import CardType, Visible
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.state import GloomState
 
 
+def _live(v: Visible) -> tuple[int, ...]:
+    """Cards whose continuous (text showing) or persistent effects hold on a living stack."""
+    if v.stack[-1].type is CardType.UNTIMELY_DEATH:
+        return ()
+    live = []
+    text = v.text_card
+    if text is not None and text.effects_when("continuous"):
+        live.append(text.index)
+    live.extend(card.index for card in v.persistent_cards() if card.effects_when("persistent"))
+    return tuple(live)
+
+
 def character_view(state: GloomState, c: int) -> dict[str, Any]:
     v = state.visible_of(c)
-    live = []
-    if not state.game.config.beginner and not state.is_dead(c):
+    if v.view_facts is None:  # worked out once per stack: the view asks for them often
         text = v.text_card
-        if text is not None and text.effects_when("continuous"):
-            live.append(text.index)
-        live.extend(card.index for card in v.persistent_cards()
-                    if card.effects_when("persistent"))
+        v.view_facts = (text.index if text is not None else None, _live(v),
+                        v.stack[-1].type is CardType.UNTIMELY_DEATH)
+    text_from, live, dead = v.view_facts
     return {
         "card": c,
-        "name": state.name(c),
+        "name": state.cards[c].name,
         "stack": list(state.stacks[c]),
         "self_worth": v.self_worth,
         "points": list(v.points),
         "icon_slots": list(v.icon_slots),
         "icons": list(v.icons),
-        "text_from": None if v.text_card is None else v.text_card.index,
-        "live_effects": live,
-        "dead": state.is_dead(c),
+        "text_from": text_from,
+        "live_effects": [] if state.game.config.beginner else list(live),
+        "dead": dead,
         "controller": state.controller[c],
         "guest": state.cards[c].type is CardType.GUEST,
     }
