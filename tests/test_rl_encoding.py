@@ -38,8 +38,8 @@ def test_creatures_slots_hold_what_they_say() -> None:
     contiguous(enc.layout)
     hand, top, cur = enc.layout["hand"], enc.layout["pile_top"], enc.layout["current"]
     for _, view in random_views("creatures", 1, players=3):
-        out = np.zeros(enc.size, np.float32)
-        enc.encode(view, out)
+        out = enc.encode(view)
+        assert out.shape == (enc.size,) and out.dtype == np.float32
         assert out.min() >= -1 and out.max() <= 1
         mine = np.flatnonzero(out[hand.start:hand.start + hand.size])
         assert list(mine) == sorted(c["id"] for c in view["hand"])
@@ -62,8 +62,8 @@ def test_gloom_target_blocks_stay_in_their_own_slots(name: str) -> None:
     for i, (_, view) in enumerate(random_views(name, 2)):
         if i % 7:
             continue
-        out = np.zeros(enc.size, np.float32)
-        enc.encode(view, out)
+        out = enc.encode(view)
+        assert out.shape == (enc.size,) and out.dtype == np.float32
         assert out.min() >= -1 and out.max() <= 1
         shown = {ch["card"] for fam in view["families"]
                  for ch in fam["characters"] + fam.get("guests", [])}
@@ -83,3 +83,13 @@ def test_layout_table_lists_every_slot() -> None:
     table = CreaturesEncoder(2).layout.table()
     assert table.count("\n") == len(CreaturesEncoder.layout.slots) + 1
     assert "| 0..47 | 48 | `hand` |" in table
+
+
+def test_gloom_cache_of_character_encodings_changes_nothing() -> None:
+    warm = None
+    for i, (game, view) in enumerate(random_views("gloom", 6)):
+        warm = warm or GloomEncoder(game)
+        if i % 3 == 0:
+            np.testing.assert_array_equal(warm.encode(view), GloomEncoder(game).encode(view))
+        else:
+            warm.encode(view)

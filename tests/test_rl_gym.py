@@ -63,6 +63,8 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, term, trunc, info = env.step(illegal)
     assert (reward, term, trunc, info["illegal_action"]) == (-1.0, True, False, illegal)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
 
 def test_render_ansi_shows_the_learners_view() -> None:

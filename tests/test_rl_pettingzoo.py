@@ -87,6 +87,19 @@ def test_shaped_reward_adds_score_improvements_to_the_win_share() -> None:
         assert shaped[agent] <= win[agent] + 0.03 + 1e-9  # at most one -3 bonus per round
 
 
+def test_a_game_stopped_by_the_turn_cap_is_truncated_not_terminated() -> None:
+    env = module("creatures_v0").raw_env(players=2, turn_cap=6)
+    totals = play_out(env, seed=1)
+    assert sum(totals.values()) == pytest.approx(1.0)  # capped results still name winners
+    env.reset(seed=1)
+    for _ in range(12):  # six turns; a same-number decision is part of its turn
+        if env.state.is_over():
+            break
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.infos[env.agent_selection]["result"]["capped"] is True
+
+
 def test_observation_layout_and_the_mask_follow_the_view() -> None:
     env = module("creatures_v0").raw_env(players=3)
     env.reset(seed=3)

@@ -95,8 +95,7 @@ class GloomtableAECEnv(AECEnv):
         seat = self.seat_of[agent]
         state = self.state
         view = state.view(seat)
-        obs = np.zeros(self.encoder.size, np.float32)
-        self.encoder.encode(view, obs)
+        obs = self.encoder.encode(view)
         bits = bytearray(self.num_actions)
         if not state.is_over() and state.current_player() == seat:
             legal = view.get("legal_actions")  # the deciding seat's view lists them
@@ -110,8 +109,14 @@ class GloomtableAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(int(action))  # an illegal action raises IllegalActionError, unchanged
+        state = self.state
+        state.apply(int(action))  # an illegal action raises IllegalActionError, unchanged
         self._legal = None
+        if self._scores is None and not state.is_over():
+            # Win-share rewards stay zero until the end: ``rewards`` holds the zeros
+            # reset() put there, and adding them to the cumulative rewards is a no-op.
+            self.agent_selection = self.possible_agents[state.current_player()]
+            return
         rewards = dict.fromkeys(self.agents, 0.0)
         if self._scores is not None:
             scores = self._public_scores()

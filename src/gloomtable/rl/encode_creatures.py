@@ -71,14 +71,14 @@ class CreaturesEncoder:
         self.n = num_players
         self._seated = list(range(_SEATED, _SEATED + num_players))
 
-    def encode(self, view: dict[str, Any], out: np.ndarray) -> None:
-        """Write the observation of ``view`` into ``out`` (zeros, length :attr:`size`).
+    def encode(self, view: dict[str, Any]) -> np.ndarray:
+        """The observation of ``view``: a new float32 array of length :attr:`size`.
 
-        The binary slots are set in a ``bytearray`` and copied in at once, and
-        the scalars in one slice: far cheaper than many numpy item writes."""
+        The binary slots are set in a ``bytearray`` converted at once, and the
+        scalars in one slice: far cheaper than many numpy item writes."""
         n = self.n
         me = view["viewer"]
-        bits = bytearray(_SCALARS)
+        bits = bytearray(SIZE)
         pen = 0
         for card in view["hand"]:
             bits[_HAND + card["id"]] = 1
@@ -101,7 +101,7 @@ class CreaturesEncoder:
             bits[_CLOSER + (closer - me) % n] = 1
         if over:
             bits[_OVER] = 1
-        out[:_SCALARS] = np.frombuffer(bits, np.uint8)
+        out = np.frombuffer(bits, np.uint8).astype(np.float32)
         counts, totals = view["hand_counts"], view["totals"]
         sc = [0.0] * _NUM_SCALARS
         for k in range(n):
@@ -116,6 +116,7 @@ class CreaturesEncoder:
             (view["final_turns_left"] or 0) / 3.0 if closer is not None else 0.0,
             done / rounds, (rounds - done) / rounds, min(pen / 30.0, 1.0))
         out[_SCALARS:] = sc
+        return out
 
     @staticmethod
     def score(view: dict[str, Any], seat: int) -> float:

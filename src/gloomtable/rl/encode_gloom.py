@@ -27,6 +27,8 @@ FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
 ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
 """Per-card zones besides "in a stack of relative seat k" and "in a stack in the middle"."""
 SCORE_SCALE = 100.0
+CACHE_LIMIT = 10_000
+"""Cached Character encodings kept at most (then the cache starts over)."""
 
 
 def _deck_facts(game: Game) -> tuple[int, list[int], list[int], list[str], int]:
@@ -39,6 +41,10 @@ def _deck_facts(game: Game) -> tuple[int, list[int], list[int], list[str], int]:
     stories = [c.index for c in cards if str(c.type) == "story"]
     icons = sorted({i for c in cards for i in c.icons if i and i != "blank"})
     return len(cards), targets, stories, icons, len(deck.families)
+
+
+def _clip(x: float) -> float:
+    return -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
 
 
 class GloomEncoder:
@@ -89,83 +95,110 @@ class GloomEncoder:
         lay.add("turn", 1, "turns played / 100")
         self.size = lay.size
         self.num_scalars = self.size - self.o_scalar
-        self._fam_index = {}
+        self._target_cache: dict[tuple[Any, ...], tuple[list[int], tuple[int, ...],
+                                                      tuple[float, ...]]] = {}
 
-    def encode(self, view: dict[str, Any], out: np.ndarray) -> None:
-        """Write the observation of ``view`` into ``out`` (zeros, length :attr:`size`)."""
-        n, me, z = self.n, view["viewer"], self.zones
-        oc = self.o_card
-        ones = [oc + c * z for c in view["hand"] or ()]
-        ones += [oc + c * z + 1 for c in view["discard"]]
-        ones += [oc + c * z + 2 for c in view["in_play"]]
+    def _target_entry(self, ch: dict[str, Any], owner: int,
+                      is_target: bool) -> tuple[list[int], tuple[int, ...], tuple[float, ...]]:
+        """What one Character or Guest view sets: (binary slots, scalar slots, values).
+        Cached by the view's own facts, since most stacks do not change in a step."""
+        n, z, oc = self.n, self.zones, self.o_card
+        stack = ch["stack"]
+        zone = len(ZONES) + owner
+        ones = [oc + c * z + zone for c in stack]
+        ones.append(oc + stack[-1] * z + 4)
+        t = self.target_slot.get(ch["card"])
+        if t is None:
+            return ones, (), ()
+        base = self.o_target + t * self.per_target
+        ones += [base, base + 1 + owner]
+        if ch["dead"]:
+            ones.append(base + n + 2)
+        if is_target:
+            ones.append(base + n + 3)
+        b = base + n + 4
+        pts = ch["points"]
+        ones += [b + i for i in range(3) if pts[i] is not None]
+        b += 3
+        ni = len(self.icons) + 1
+        for i, icon in enumerate(ch["icon_slots"]):
+            if icon == "blank":
+                ones.append(b + i * ni)
+            elif icon in self.icons:
+                ones.append(b + i * ni + 1 + self.icons[icon])
+        b += 3 * ni
+        if ch["live_effects"]:
+            ones.append(b)
+        b += 1
+        vals = (ch["self_worth"] / 60.0, (pts[0] or 0) / 20.0, (pts[1] or 0) / 20.0,
+                (pts[2] or 0) / 20.0, len(stack) / 10.0)
+        return ones, (b, b + 1, b + 2, b + 3, b + 4), tuple(_clip(x) for x in vals)
+
+    def encode(self, view: dict[str, Any]) -> np.ndarray:
+        """The observation of ``view``: a new float32 array of length :attr:`size`.
+
+        Binary slots are set in a ``bytearray`` converted at once; the few
+        scalars are written with one indexed assignment, then clipped."""
+        n, me, z, oc = self.n, view["viewer"], self.zones, self.o_card
+        bits = bytearray(self.size)
+        for c in view["hand"] or ():
+            bits[oc + c * z] = 1
+        for c in view["discard"]:
+            bits[oc + c * z + 1] = 1
+        for c in view["in_play"]:
+            bits[oc + c * z + 2] = 1
         playing = view.get("playing")
         target = None
         if playing:
-            ones.append(oc + playing["card"] * z + 3)
+            bits[oc + playing["card"] * z + 3] = 1
             target = playing.get("target")
-        ones += [oc + x["card"] * z + 5 for x in view.get("characters_available", ())]
-        tv: list[tuple[dict[str, Any], int]] = []  # (character view, stack zone)
+        for x in view.get("characters_available", ()):
+            bits[oc + x["card"] * z + 5] = 1
+        tv: list[tuple[dict[str, Any], int]] = []  # (character view, its controller slot)
+        story_slot, o_story = self.story_slot, self.o_story
         for fam in view["families"]:
             k = (fam["player"] - me) % n
-            tv += [(ch, len(ZONES) + k) for ch in fam["characters"]]
-            tv += [(g, len(ZONES) + k) for g in fam.get("guests", ())]
+            tv += [(ch, k) for ch in fam["characters"]]
+            tv += [(g, k) for g in fam.get("guests", ())]
             story = fam.get("story")
-            if story is not None and story["card"] in self.story_slot:
-                ones.append(self.o_story + self.story_slot[story["card"]] * (n + 1) + k)
+            if story is not None and story["card"] in story_slot:
+                bits[o_story + story_slot[story["card"]] * (n + 1) + k] = 1
         middle = view.get("middle") or {}
-        tv += [(g, len(ZONES) + n) for g in middle.get("guests", ())]
+        tv += [(g, n) for g in middle.get("guests", ())]
         for story in middle.get("stories", ()):
-            if story["card"] in self.story_slot:
-                ones.append(self.o_story + self.story_slot[story["card"]] * (n + 1) + n)
-        scal: list[tuple[int, float]] = []
-        pt, icons, slot_of = self.per_target, self.icons, self.target_slot
-        ni = len(icons) + 1
-        for ch, zone in tv:
+            if story["card"] in story_slot:
+                bits[o_story + story_slot[story["card"]] * (n + 1) + n] = 1
+        sidx: list[int] = []
+        svals: list[float] = []
+        cache = self._target_cache
+        for ch, owner in tv:
             stack = ch["stack"]
-            ones += [oc + c * z + zone for c in stack]
-            ones.append(oc + stack[-1] * z + 4)
-            t = slot_of.get(ch["card"])
-            if t is None:
-                continue
-            base = self.o_target + t * pt
-            ones.append(base)
-            owner = zone - len(ZONES)
-            ones.append(base + 1 + owner)
-            if ch["dead"]:
-                ones.append(base + n + 2)
-            if target is not None and target == ch["card"]:
-                ones.append(base + n + 3)
-            b = base + n + 4
-            ones += [b + i for i, p in enumerate(ch["points"]) if p is not None]
-            b += 3
-            for i, icon in enumerate(ch["icon_slots"]):
-                if icon == "blank":
-                    ones.append(b + i * ni)
-                elif icon in icons:
-                    ones.append(b + i * ni + 1 + icons[icon])
-            b += 3 * ni
-            if ch["live_effects"]:
-                ones.append(b)
-            b += 1
-            pts = ch["points"]
-            scal += [(b, ch["self_worth"] / 60.0), (b + 1, (pts[0] or 0) / 20.0),
-                     (b + 2, (pts[1] or 0) / 20.0), (b + 3, (pts[2] or 0) / 20.0),
-                     (b + 4, len(stack) / 10.0)]
+            is_target = target is not None and target == ch["card"]
+            key = (ch["card"], owner, tuple(stack), ch["dead"], bool(ch["live_effects"]), is_target,
+                   tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
+            hit = cache.get(key)
+            if hit is None:
+                hit = cache[key] = self._target_entry(ch, owner, is_target)
+                if len(cache) > CACHE_LIMIT:
+                    cache.clear()
+                    cache[key] = hit
+            for i in hit[0]:
+                bits[i] = 1
+            sidx += hit[1]
+            svals += hit[2]
         decision = view["decision"]
         if decision is not None:
-            ones.append(self.o_kind + self.kinds.get(decision["kind"], len(KINDS)))
+            bits[self.o_kind + self.kinds.get(decision["kind"], len(KINDS))] = 1
             if decision["player"] == me:
-                ones.append(self.o_mine)
+                bits[self.o_mine] = 1
             if decision["player"] is not None and decision["player"] >= 0:
-                ones.append(self.o_dec + (decision["player"] - me) % n)
-        ones.append(self.o_turn + (view["turn_player"] - me) % n)
-        ones += [self.o_fam + f["index"] for f in view["families_available"]]
+                bits[self.o_dec + (decision["player"] - me) % n] = 1
+        bits[self.o_turn + (view["turn_player"] - me) % n] = 1
+        for f in view["families_available"]:
+            bits[self.o_fam + f["index"]] = 1
         if view["over"]:
-            ones.append(self.o_over)
-        out[ones] = 1.0
-        if scal:
-            idx, vals = zip(*scal, strict=True)
-            out[list(idx)] = vals
+            bits[self.o_over] = 1
+        out = np.frombuffer(bits, np.uint8).astype(np.float32)
         sc = [0.0] * self.num_scalars
         sc[0] = view["plays_left"] / 2.0
         for kind in view["free_plays"]:
@@ -184,8 +217,10 @@ class GloomEncoder:
             sc[b + 3 * n + k] = fv[q] / SCORE_SCALE
         sc[b + 4 * n] = view["draw_pile"] / self.num_cards
         sc[b + 4 * n + 1] = view["turn"] / 100.0
-        out[self.o_scalar:] = sc
-        np.clip(out, -1.0, 1.0, out=out)
+        out[self.o_scalar:] = [_clip(x) for x in sc]
+        if sidx:
+            out[np.fromiter(sidx, np.intp, len(sidx))] = np.fromiter(svals, np.float32, len(svals))
+        return out
 
     @staticmethod
     def score(view: dict[str, Any], seat: int) -> float:

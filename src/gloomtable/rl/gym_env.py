@@ -70,6 +70,7 @@ class SeatEnv(gymnasium.Env):
         self.observation_space = self.aec.observation_space(agent)
         self.action_space = self.aec.action_space(agent)
         self.bots: dict[int, Any] = {}
+        self._ended = True
 
     def _play_bots(self) -> None:
         """Bots move until it is the learner's turn or the game is over."""
@@ -100,6 +101,7 @@ class SeatEnv(gymnasium.Env):
                      for q, level in zip(others, self.levels, strict=True)}
         self._score = self._my_score()
         self._play_bots()
+        self._ended = self.aec.state.is_over()
         return self._observe()
 
     def _my_score(self) -> float:
@@ -107,10 +109,11 @@ class SeatEnv(gymnasium.Env):
 
     def step(self, action: Any):
         state = self.aec.state
-        if state.is_over():
-            raise gymnasium.error.ResetNeeded("the game is over: call reset()")
+        if self._ended:
+            raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         a = int(action)
         if a not in state.legal_actions():
+            self._ended = True
             obs, info = self._observe()
             info["illegal_action"] = a
             return obs, ILLEGAL_REWARD, True, False, info
@@ -123,6 +126,7 @@ class SeatEnv(gymnasium.Env):
             self._score = score
         terminated = truncated = False
         if state.is_over():
+            self._ended = True
             result = state.result()
             reward += result.returns()[self.seat]
             truncated = result.capped

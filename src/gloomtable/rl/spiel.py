@@ -37,6 +37,8 @@ from gloomtable.rl.encode_creatures import CreaturesEncoder
 from gloomtable.rl.encode_gloom import GloomEncoder
 
 DEFAULT_DEALS = 1 << 16
+MAX_DEALS = 1 << 20
+"""The root chance node lists every deal, so their number stays modest."""
 ACTIONS_PER_TURN = {"creatures": 2, "gloom": 20, "gloomier": 20}
 """Bounds on actions per counted turn, for ``max_game_length`` (Creatures: a play
 and a same-number decision; Gloom: plays, responses and effect choices)."""
@@ -57,8 +59,8 @@ def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """(``make_game`` config, deals) from OpenSpiel parameters."""
     p = {**_PARAMS[name], **params}
     deals = int(p.pop("deals"))
-    if not 1 <= deals <= 1 << 24:
-        raise ValueError(f"deals must be 1..{1 << 24}, got {deals}")
+    if not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals must be 1..{MAX_DEALS}, got {deals}")
     if name == "creatures":
         if not p["rounds"]:
             p.pop("rounds")
@@ -297,7 +299,7 @@ class Observer:
         self.tensor.fill(0.0)
         if state.state is None:
             return
-        self.encoder.encode(state.state.view(player), self.dict["observation"])
+        self.dict["observation"][:] = self.encoder.encode(state.state.view(player))
         if self.recall:
             counts = self.dict["own_actions"]
             for p, a in state.moves:
