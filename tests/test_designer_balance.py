@@ -7,10 +7,11 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from gloomtable.cli.main import app
 from gloomtable.designer.balance import two_proportion, wilson
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
@@ -163,10 +164,34 @@ def test_a_clear_difference_needs_evidence() -> None:
     assert p_big < 1e-10
 
 
-def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
-    proc = subprocess.run([*GLOOM, "balance", "no/such/deck.toml", "--games", "2", "--json"],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode != 0 and "no such file" in proc.stderr and "Traceback" not in proc.stderr
-    proc = subprocess.run([*GLOOM, "balance", "classic", "--games", "2"],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode != 0 and "--out" in proc.stderr
+def test_bad_input_is_a_clear_error() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["balance", "no/such/deck.toml", "--games", "2", "--json"])
+    assert bad.exit_code == 2 and "no such file" in bad.stderr
+    bad = runner.invoke(app, ["balance", "classic", "--games", "2", "--players", "9", "--json"])
+    assert bad.exit_code == 2 and "players" in bad.stderr
+    bad = runner.invoke(app, ["balance", "classic", "--games", "2"])
+    assert bad.exit_code == 2 and "--out" in bad.stderr
+
+
+def test_guests_and_stories_are_counted_from_the_events() -> None:
+    """R-H5, R-H7: Story claims and Guest follows in a Gloomier run, recounted."""
+    from gloomtable.designer.balance import deck_of, figures, run_balance
+
+    run = run_balance(["gloomier"], 4, 4, seed=2, workers=1)
+    fig = figures(run, deck_of(make_game("gloom", run.config)))
+    claims: Counter[int] = Counter()
+    follows: Counter[int] = Counter()
+    for rec in run.records:
+        state = make_game(rec.game, rec.config).new_initial_state(rec.seed)
+        for a in rec.actions:
+            for ev in state.apply(a):
+                if ev.kind == "claim":
+                    claims[ev.card] += 1
+                elif ev.kind == "follow":
+                    follows[ev.card] += 1
+    backs = {b["index"]: b for b in fig["guests_and_stories"]}
+    assert len(backs) == 20 and {b["type"] for b in backs.values()} == {"guest", "story"}
+    assert {i: b["claims"] for i, b in backs.items() if b["claims"]} == dict(claims)
+    assert {i: b["follows"] for i, b in backs.items() if b["follows"]} == dict(follows)
+    assert all(c["type"] in ("modifier", "event", "untimely_death") for c in fig["cards"])

@@ -4,16 +4,16 @@ table lists every registered effect primitive."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from gloomtable.cli.main import app
 from gloomtable.designer.guide import describe, primitive_table
 from gloomtable.games.gloom.effects import PRIMITIVES
 from gloomtable.simulate import simulate
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "decks.md").read_text(encoding="utf-8")
-GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 
 
 def mirewood() -> str:
@@ -28,10 +28,10 @@ def test_the_worked_example_parts_make_a_valid_deck(tmp_path: Path) -> None:
         assert part in text, part
     path = tmp_path / "mirewood.toml"
     path.write_text(text, encoding="utf-8")
-    proc = subprocess.run([*GLOOM, "deck", "check", str(path)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
+    checked = CliRunner().invoke(app, ["deck", "check", str(path)])
+    assert checked.exit_code == 0, checked.stderr
     for line in ("guests: 1", "stories: 1", "Mirewood Manor: 5 Characters"):
-        assert line in proc.stdout
+        assert line in checked.stdout
 
 
 def test_the_worked_example_mixes_with_the_classic_set(tmp_path: Path) -> None:

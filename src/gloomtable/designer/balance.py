@@ -222,6 +222,19 @@ def figures(run: BalanceRun, deck: Any) -> dict[str, Any]:
             entry["win_share_difference"] = diff
             entry["p_value"] = p_value
         cards.append(entry)
+    backs = []
+    for card in deck.cards:
+        if card.type.value not in ("guest", "story"):
+            continue
+        c = card.index
+        claimed = [f.win_shares[p] for f in facts for p in range(n) if [c, p] in f.claims]
+        backs.append({
+            "index": c, "id": card.key, "name": card.name, "type": card.type.value,
+            "claims": sum(1 for f in facts for cl in f.claims if cl[0] == c),
+            "follows": sum(f.follows.get(c, 0) for f in facts),
+            "player_games_claimed": len(claimed),
+            "win_share_claimed": statistics.fmean(claimed) if claimed else None,
+        })
     tested = [e for e in cards if e["p_value"] is not None]
     threshold = ALPHA / max(1, len(tested))
     for e in tested:
@@ -250,4 +263,5 @@ def figures(run: BalanceRun, deck: Any) -> dict[str, Any]:
         },
         "clear_threshold": threshold,
         "cards": cards,
+        "guests_and_stories": backs,
     }

@@ -55,10 +55,15 @@ class GameFacts:
     win_shares: list[float]
     drawn: dict[int, int] = field(default_factory=dict)
     plays: list[Play] = field(default_factory=list)
+    claims: list[list[int]] = field(default_factory=list)
+    """Stories claimed (R-H5), as [story card, player], in order."""
+    follows: dict[int, int] = field(default_factory=dict)
+    """How often each Guest followed a card into another family (R-H7)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["drawn"] = {str(k): v for k, v in sorted(self.drawn.items())}
+        d["follows"] = {str(k): v for k, v in sorted(self.follows.items())}
         return d
 
     @classmethod
@@ -66,6 +71,8 @@ class GameFacts:
         data = dict(d)
         data["drawn"] = {int(k): v for k, v in d["drawn"].items()}
         data["plays"] = [Play(**p) for p in d["plays"]]
+        data["follows"] = {int(k): v for k, v in d.get("follows", {}).items()}
+        data["claims"] = [list(c) for c in d.get("claims", [])]
         return cls(**data)
 
     def played_by(self, player: int) -> set[int]:
@@ -107,6 +114,8 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
         drawn.update(state.view(p).get("hand") or [])
     chars = characters_in(state.view(None))
     plays: list[Play] = []
+    claims: list[list[int]] = []
+    follows: Counter[int] = Counter()
     pending: dict[int, tuple[Play, int]] = {}  # card -> (play, Self-Worth before)
     for i, action in enumerate(record.actions):
         if state.is_over():
@@ -119,6 +128,10 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
         for ev in events:
             if ev.kind == "draw" and ev.card is not None:
                 drawn[ev.card] += 1
+            elif ev.kind == "claim" and ev.card is not None and ev.player is not None:
+                claims.append([ev.card, ev.player])
+            elif ev.kind == "follow" and ev.card is not None:
+                follows[ev.card] += 1
             elif ev.kind in PLAY_KINDS and ev.card is not None and ev.player is not None:
                 target = ev.target if ev.kind == "play" else None
                 info = chars.get(target) if target is not None else None
@@ -151,5 +164,6 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
         seed=record.seed, players=n, first_player=first,
         rounds=int(result.details.get("rounds", 0)), turns=int(result.details.get("turns", 0)),
         capped=bool(result.capped), family_values=list(result.scores),
-        win_shares=result.returns(), drawn=dict(drawn), plays=plays,
+        win_shares=result.returns(), drawn=dict(drawn), plays=plays, claims=claims,
+        follows=dict(follows),
     )

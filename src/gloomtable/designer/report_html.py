@@ -167,6 +167,23 @@ def _card_rows(fig: dict[str, Any]) -> str:
     return "".join(rows)
 
 
+def _backs_section(fig: dict[str, Any]) -> str:
+    backs = fig.get("guests_and_stories") or []
+    if not backs:
+        return ""
+    games = max(1, fig["games"])
+    rows = "".join(
+        f'<tr data-id="{escape(b["id"])}"><td class=name>{escape(b["name"])}</td>'
+        f'<td class=name>{escape(b["type"])}</td><td>{b["claims"] / games:.2f}</td>'
+        f'<td>{b["follows"] / games:.2f}</td><td>{_fmt(b["win_share_claimed"], pct=True)}</td></tr>'
+        for b in backs)
+    return ("<h2>Guests and Stories</h2><p>Per game: how often each Story was claimed (R-H5) and each "
+            "Guest followed a card into another family (R-H7); the win share of players who claimed "
+            "the Story.</p><table class=sortable id=backs><thead><tr><th class=name>card</th>"
+            "<th class=name>type</th><th>claims / game</th><th>follows / game</th>"
+            f"<th>win share if claimed</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
 def render_report(fig: dict[str, Any]) -> str:
     """The whole report page."""
     n, games = fig["players"], fig["games"]
@@ -224,6 +241,7 @@ a card may be played by players already winning.</p>
 <th>mean Δ Self-Worth</th><th>win share if played</th><th>difference (points)</th><th></th>
 <th>p</th></tr></thead>
 <tbody>{_card_rows(fig)}</tbody></table>
+{_backs_section(fig)}
 <p class="note">Click a column heading to sort. The figures are also in this page as JSON
 (<code>script#figures</code>), and <code>gloom balance ... --json</code> prints them.</p>
 <script type="application/json" id="figures">{data}</script>
