@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gloomtable.engine.record import GameRecord
 from tests.test_cli import run
+
+from gloomtable.engine.record import GameRecord
 
 
 def test_simulate_gloomier_json_has_the_same_keys_as_gloom() -> None:

@@ -8,12 +8,6 @@ and the classic+gloomier mix are checked as data and played through.
 from __future__ import annotations
 
 import pytest
-
-from gloomtable.engine import ConfigError, IllegalActionError, Rng
-from gloomtable.games import make_game
-from gloomtable.games.gloom.cards import CardType
-from gloomtable.games.gloom.deck import DeckError, build_deck, load_deck
-from gloomtable.games.gloom.game import GloomConfig, GloomGame
 from tests.gloom_helpers import (
     card,
     check_conservation,
@@ -31,6 +25,12 @@ from tests.gloom_helpers import (
     set_hand,
     start,
 )
+
+from gloomtable.engine import ConfigError, IllegalActionError, Rng
+from gloomtable.games import make_game
+from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.deck import DeckError, build_deck, load_deck
+from gloomtable.games.gloom.game import GloomConfig, GloomGame
 
 
 def hall_data(backs: list[dict | None] | None = None) -> dict:
