@@ -1,14 +1,15 @@
 """Shared test settings: hypothesis profiles and the reliability figures.
 
-Two hypothesis profiles: ``ci`` (the default, short enough for every run of the
-suite) and ``long`` (nightly scale), chosen with ``HYPOTHESIS_PROFILE=long``.
-Non-hypothesis reliability tests (server faults, load) read the same variable
-through the ``long_profile`` fixture, so one command scales everything up:
-``.venv/bin/python scripts/soak.py`` (see docs/reliability.md).
+Two hypothesis profiles: ``ci`` (the default, for every run of the suite) and
+``long`` (nightly scale), chosen with ``HYPOTHESIS_PROFILE=long``. The
+reliability tests (issue 9) read the same variable through
+``reliability_support.scaled`` to size their server faults and load soak, so
+one command scales everything up: ``.venv/bin/python scripts/soak.py`` (see
+docs/reliability.md).
 
 Reliability tests report what they tried through the ``figures`` fixture; when
-``GLOOM_FIGURES`` names a file, the figures are written there as JSON at the end
-of the session (``scripts/soak.py`` prints them).
+``GLOOM_FIGURES`` names a file, the figures are merged into it as JSON at the
+end of the session (``scripts/soak.py`` prints them).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
-LONG = PROFILE == "long"
 
 # "ci" keeps hypothesis's default example count (other tests rely on it) and only
 # drops the per-example deadline, which a loaded 2-core machine trips at random.
@@ -38,16 +38,6 @@ settings.load_profile(PROFILE)
 _FIGURES: dict[str, Any] = {}
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "long: a long-profile reliability run (HYPOTHESIS_PROFILE=long)")
-
-
-@pytest.fixture(scope="session")
-def long_profile() -> bool:
-    """True under ``HYPOTHESIS_PROFILE=long``: reliability tests scale up."""
-    return LONG
-
-
 @pytest.fixture(scope="session")
 def figures() -> Iterator[dict[str, Any]]:
     """A dict the reliability tests fill with what they tried and survived."""
@@ -55,6 +45,6 @@ def figures() -> Iterator[dict[str, Any]]:
     path = os.environ.get("GLOOM_FIGURES")
     if path and _FIGURES:
         out = Path(path)
-        old = json.loads(out.read_text()) if out.exists() else {}
+        old = json.loads(out.read_text()) if out.exists() and out.stat().st_size else {}
         old.update(_FIGURES)
-        out.write_text(json.dumps({"profile": PROFILE, **old}, indent=1, sort_keys=True) + "\n")
+        out.write_text(json.dumps({**old, "profile": PROFILE}, indent=1, sort_keys=True) + "\n")

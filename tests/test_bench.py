@@ -39,8 +39,8 @@ def _check_stat(stat: dict[str, Any], runs: int) -> None:
 
 
 def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
-    for section in ("playouts", "per_call_us", "ismcts", "rl", "baselines", "ratios", "targets",
-                    "plan", "machine", "seconds"):
+    for section in ("playouts", "per_call_us", "ismcts", "rl", "baselines", "workers", "ratios",
+                    "targets", "plan", "machine", "seconds"):
         assert section in quick
     plan = quick["plan"]
     assert plan["runs"] >= 3 and plan["clock"] == "cpu"
@@ -57,6 +57,15 @@ def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
     assert uno["available"] and leduc["available"]  # the bench extra is installed here
     _check_stat(uno["actions_per_s"], plan["runs"])
     _check_stat(leduc["steps_per_s"], plan["runs"])
+
+
+def test_workers_section_times_simulate_and_checks_identical_results(quick: dict[str, Any]) -> None:
+    w = quick["workers"]["simulate"]
+    assert w["available"] and w["workers"] == 2 and w["clock"] == "wall"
+    for metric in ("serial_s", "parallel_s", "speedup"):
+        _check_stat(w[metric], quick["plan"]["runs"])
+    assert w["identical"]["min"] == 1.0  # every run: the same report on 1 and 2 processes
+    assert quick["ratios"]["workers2_vs_workers1"] == w["speedup"]["median"]
 
 
 def test_parts_not_there_say_why(quick: dict[str, Any]) -> None:
@@ -146,7 +155,7 @@ def test_playouts_and_positions_are_seeded() -> None:
 
 
 def test_server_bench_against_a_real_gloom_serve() -> None:
-    from gloomtable.bench.server import bench_server, percentile
+    from gloomtable.bench.server import bench_server, percentile, server_target
 
     s = bench_server(tables=4, seconds=1.5, seed=2, think_ms=20)
     assert s["available"], s
@@ -156,3 +165,18 @@ def test_server_bench_against_a_real_gloom_serve() -> None:
     assert 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"]
     assert s["rss_after_kb"] > 0 and "rss_per_table_kb" in s
     assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.0 and percentile([5.0], 99) == 5.0
+    assert server_target(s)["met"] is False  # 4 tables do not show that 200 are held
+    assert server_target({"available": False})["met"] is None
+
+
+def test_without_the_bench_extra_the_baselines_say_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gloomtable.bench.baselines import missing_reason
+
+    assert missing_reason() is None
+    monkeypatch.setitem(sys.modules, "rlcard", None)  # as if rlcard were not installed
+    why = missing_reason()
+    assert why is not None and "rlcard" in why and "gloomtable[bench]" in why
+    report = run_bench(Plan(runs=1, budget_s=0.01, positions=5, sections=("baselines",)))
+    assert report["baselines"]["rlcard_uno"] == {"available": False, "reason": why}
+    assert report["ratios"]["creatures_vs_uno"] is None
+    assert report["targets"]["creatures_vs_uno"]["met"] is None

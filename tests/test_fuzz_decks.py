@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gloom_helpers import card, deck_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_support import scaled
 from typer.testing import CliRunner
 
+from gloom_helpers import card, deck_data
 from gloomtable.cli.main import app
 from gloomtable.engine import ConfigError, Rng
 from gloomtable.games.gloom.cards import CardType
@@ -40,11 +39,12 @@ from gloomtable.games.gloom.deck import (
 )
 from gloomtable.games.gloom.effects import PRIMITIVES
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
+from reliability_support import scaled
 
 SETS = {name: resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml").read_text()
         for name in SHIPPED_SETS}
 DATA = {name: tomllib.loads(text) for name, text in SETS.items()}
-FUZZ = settings(max_examples=scaled(60, 2000), deadline=None,
+FUZZ = settings(max_examples=scaled(60, 500), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 TALLY: dict[str, int] = {}
 
@@ -194,12 +194,13 @@ def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 
 PARAMS = {name: from_schema(p.adapter.json_schema()) for name, p in PRIMITIVES.items()}
+GUEST_ONLY = {"follows"}  # refused on other cards (R-H7); the mutation fuzz covers it
 WHENS_FOR = {"modifiers": ["immediate", "continuous", "persistent"],
              "events": ["immediate", "response"], "untimely_deaths": ["immediate", "persistent"]}
 
 
 def steps_for(when: str, depth: int = 0) -> st.SearchStrategy[list[dict[str, Any]]]:
-    names = sorted(n for n, p in PRIMITIVES.items() if when in p.when)
+    names = sorted(n for n, p in PRIMITIVES.items() if when in p.when and n not in GUEST_ONLY)
 
     @st.composite
     def one(draw: st.DrawFn) -> dict[str, Any]:
@@ -249,7 +250,8 @@ def random_decks(draw: st.DrawFn) -> dict[str, Any]:
         modifiers=mods,
         events=draw(random_cards("events", draw(st.integers(0, 8)))),
         deaths=draw(random_cards("untimely_deaths", draw(st.integers(0, 12)))),
-        families=draw(st.integers(0, 6)), per_family=draw(st.integers(0, 6)),
+        families=draw(st.sampled_from([0, 1, 2, 3, 4, 4, 5, 6])),
+        per_family=draw(st.sampled_from([0, 1, 2, 4, 5])),
         fillers=draw(st.sampled_from([0, 1, 10, 40])), set_id="fuzz",
     )
 
@@ -311,7 +313,8 @@ ABSURD: list[tuple[str, str, list[str]]] = [
     ("not a table at top", "set = 3\n", ["set"]),
     ("no characters", '[set]\nid = "x"\nname = "X"\n[[families]]\nid = "f"\nname = "F"\n',
      ["family 'f' has no Characters"]),
-    ("huge points", SETS["classic"] + '\n[[modifiers]]\nid = "big"\nname = "Big"\npoints = { top = 99999999999 }\n',
+    ("huge points", SETS["classic"]
+     + '\n[[modifiers]]\nid = "big"\nname = "Big"\npoints = { top = 99999999999 }\n',
      ["modifiers[57] (id 'big')", "points.top"]),
     ("long name", SETS["classic"] + f'\n[[modifiers]]\nid = "long"\nname = "{"N" * 5000}"\n',
      ["modifiers[57] (id 'long')", "name"]),
@@ -374,7 +377,7 @@ def cli_check(path: Path) -> Any:
     return CliRunner().invoke(app, ["deck", "check", str(path)])
 
 
-@settings(max_examples=scaled(15, 300), deadline=None,
+@settings(max_examples=scaled(15, 150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.one_of(damaged_files(), mutated_sets().map(lambda c: json.dumps(c[1], default=str).encode())))
 def test_deck_check_cli_exits_1_with_problems_never_a_traceback(

@@ -32,6 +32,12 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+
+from gloomtable.engine import ConfigError, Event, IllegalActionError, MalformedActionError, Rng, State
+from gloomtable.engine.record import GameRecord
+from gloomtable.games import make_game
+from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.deck import DeckError
 from reliability_support import can_play, gloom_set_choices, scaled, valid_players
 from test_creatures_properties import (
     ALL_CARDS,
@@ -44,14 +50,12 @@ from test_creatures_properties import (
 )
 from test_gloom_properties import scramble_hidden
 
-from gloomtable.engine import ConfigError, Event, IllegalActionError, MalformedActionError, Rng, State
-from gloomtable.engine.record import GameRecord
-from gloomtable.games import make_game
-from gloomtable.games.gloom.cards import CardType
-from gloomtable.games.gloom.deck import DeckError
-
 JUNK: list[Any] = [None, "1", "pass", 1.0, 0.0, True, False, [], [1], {}, {"action": 1}, b"\x01",
                    2**70, -(2**70), float("nan"), object()]
+
+
+REDEALS = {"reshuffle", "round_start", "round_end"}
+"""Event kinds after which cards shown earlier in the same action may be hidden again."""
 
 
 def digest(state: State, events: list[Event]) -> str:
@@ -213,9 +217,9 @@ class EngineFuzz(RuleBasedStateMachine):
     def check_events(self, events: list[Event], before: dict[int | None, set[int]],
                      after: dict[int | None, set[int]]) -> None:
         """No event shows a viewer a card that was hidden from it and still is.
-        (A reshuffle legitimately moves just-shown cards back out of sight, so
-        then only the private events are checked.)"""
-        reshuffled = any(e.kind == "reshuffle" for e in events)
+        (A reshuffle or a new deal legitimately moves just-shown cards back out of
+        sight, so then only the private events are checked.)"""
+        reshuffled = any(e.kind in REDEALS for e in events)
         for e in events:
             json.dumps(e.to_dict())
             for viewer, hidden in before.items():
@@ -339,23 +343,34 @@ class EngineFuzz(RuleBasedStateMachine):
 # --- the games and their table options ------------------------------------------------
 
 
+SETUP_KEYS = ("setup", "draft_size", "stories_guests")
+
+
 @st.composite
-def gloom_configs(draw: st.DrawFn) -> dict[str, Any]:
-    sets = draw(st.sampled_from(gloom_set_choices()))
-    players = draw(st.sampled_from(valid_players("gloom", {"sets": list(sets)})))
-    config: dict[str, Any] = {
-        "sets": list(sets), "players": players,
+def gloom_configs(draw: st.DrawFn, name: str = "gloom") -> dict[str, Any]:
+    """Every Gloom table option; Gloomier (the game) uses its own set unless told."""
+    config: dict[str, Any] = {}
+    if name == "gloom":
+        config["sets"] = list(draw(st.sampled_from(gloom_set_choices())))
+    players = draw(st.sampled_from(valid_players(name, config)))
+    config.update({
+        "players": players,
         "edition": draw(st.sampled_from([1, 2])), "beginner": draw(st.booleans()),
         "tiebreak": draw(st.sampled_from(["share", "fewer_living"])),
         "turn_cap": draw(st.sampled_from([2, 9, 40, 500])),
-    }
+        "setup": draw(st.sampled_from(["auto", "families", "draft"])),
+        "draft_size": draw(st.integers(1, 10)), "stories_guests": draw(st.integers(0, 6)),
+    })
     if draw(st.booleans()):
         config["first_player"] = draw(st.integers(0, players - 1))
+    if not can_play(name, config):  # a setup this deck cannot seat: the defaults
+        config = {k: v for k, v in config.items() if k not in SETUP_KEYS}
+    assert can_play(name, config), config
     return config
 
 
 class GloomFuzz(EngineFuzz):
-    tally = Counter()
+    tally: ClassVar[Counter[str]] = Counter()
     checks_for = GloomChecks
 
     @initialize(config=gloom_configs(), seed=st.integers(0, 2**63 - 1))
@@ -364,7 +379,7 @@ class GloomFuzz(EngineFuzz):
 
 
 class CreaturesFuzz(EngineFuzz):
-    tally = Counter()
+    tally: ClassVar[Counter[str]] = Counter()
     checks_for = CreaturesChecks
 
     @initialize(players=st.integers(2, 4), rounds=st.sampled_from([None, 1, 2, 5]),
@@ -377,13 +392,12 @@ class CreaturesFuzz(EngineFuzz):
 
 
 class GloomierFuzz(EngineFuzz):
-    tally = Counter()
+    tally: ClassVar[Counter[str]] = Counter()
     checks_for = GloomChecks
 
-    @initialize(pick=st.integers(0, 100), seed=st.integers(0, 2**63 - 1))
-    def setup(self, pick: int, seed: int) -> None:
-        seats = valid_players("gloomier", {})
-        self.start("gloomier", {"players": seats[pick % len(seats)]}, seed)
+    @initialize(config=gloom_configs("gloomier"), seed=st.integers(0, 2**63 - 1))
+    def setup(self, config: dict[str, Any], seed: int) -> None:
+        self.start("gloomier", config, seed)
 
 
 def run_fuzz(machine: type[EngineFuzz], figures: dict[str, Any], key: str, examples: int) -> None:
@@ -391,7 +405,7 @@ def run_fuzz(machine: type[EngineFuzz], figures: dict[str, Any], key: str, examp
     # No shrinking: one step can be a burst of 60 checked actions, and shrinking
     # such runs takes many minutes; the failing steps are printed unshrunk.
     run_state_machine_as_test(machine, settings=settings(
-        max_examples=examples, stateful_step_count=scaled(30, 100), deadline=None,
+        max_examples=examples, stateful_step_count=scaled(30, 60), deadline=None,
         phases=[Phase.explicit, Phase.reuse, Phase.generate]))
     figures[key] = dict(machine.tally)
     assert machine.tally["legal actions"] > 0 and machine.tally["illegal actions"] > 0
@@ -400,17 +414,17 @@ def run_fuzz(machine: type[EngineFuzz], figures: dict[str, Any], key: str, examp
 def test_fuzz_gloom_every_table_option(figures: dict[str, Any]) -> None:
     """Classic (and, once shipped, Gloomier and mixed) sets, 2 to 8 seats where
     valid, both editions, beginner mode, both tiebreaks, small and large caps."""
-    run_fuzz(GloomFuzz, figures, "fuzz_engine_gloom", scaled(40, 1000))
+    run_fuzz(GloomFuzz, figures, "fuzz_engine_gloom", scaled(60, 400))
 
 
 def test_fuzz_crazy_creatures(figures: dict[str, Any]) -> None:
-    run_fuzz(CreaturesFuzz, figures, "fuzz_engine_creatures", scaled(60, 1000))
+    run_fuzz(CreaturesFuzz, figures, "fuzz_engine_creatures", scaled(60, 600))
 
 
 def test_fuzz_gloomier(figures: dict[str, Any]) -> None:
     if not can_play("gloomier", {}):
         pytest.skip("Gloomier is not in make_game yet")
-    run_fuzz(GloomierFuzz, figures, "fuzz_engine_gloomier", scaled(25, 800))
+    run_fuzz(GloomierFuzz, figures, "fuzz_engine_gloomier", scaled(40, 300))
 
 
 @pytest.mark.parametrize(("name", "config"), [
@@ -428,3 +442,21 @@ def test_bad_table_options_are_config_errors(name: str, config: dict[str, Any]) 
     with pytest.raises(DeckError if config.get("sets") else ConfigError) as info:
         make_game(name, config)
     assert str(info.value)
+
+
+NUMPY_BUG = pytest.mark.xfail(strict=True, reason=(
+    "games/gloom/state.py GloomState.apply checks isinstance(action, int), so a numpy "
+    "integer (what an RL policy's argmax returns) is refused as MalformedActionError "
+    "'an action is an integer, got np.int64(2)', while Crazy Creatures accepts it via "
+    "operator.index; the protocol should treat both games alike"))
+
+
+@pytest.mark.parametrize("name", [pytest.param("gloom", marks=NUMPY_BUG), "creatures"])
+def test_numpy_integer_actions_are_accepted_by_every_game(name: str) -> None:
+    """A numpy integer is the same action as the int it holds, in every game."""
+    state = make_game(name, {"players": 2}).new_initial_state(1)
+    action = state.legal_actions()[0]
+    before = state.clone()
+    before.apply(action)
+    state.apply(np.int64(action))  # type: ignore[arg-type]
+    assert state.snapshot() == before.snapshot()

@@ -146,9 +146,18 @@ def test_lang_option_plays_crazy_creatures_in_russian() -> None:
 
 
 def test_bad_lang_option_is_a_clear_error() -> None:
-    proc = subprocess.run([*GLOOM, "--lang", "xx", "rules"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2
-    assert "not a shipped language" in proc.stderr and "Traceback" not in proc.stderr
+    from typer.testing import CliRunner
+
+    from gloomtable.cli.main import app
+
+    result = CliRunner().invoke(app, ["--lang", "xx", "rules"])
+    assert result.exit_code == 2
+    assert "not a shipped language" in result.output and result.exception is not None
+    assert isinstance(result.exception, SystemExit)
+    ok = CliRunner().invoke(app, ["rules", "--lang", "ru", "--game", "creatures"])
+    assert ok.exit_code == 0 and "Безумные твари" in ok.output
+    again = CliRunner().invoke(app, ["rules"])  # nothing carries over between runs
+    assert again.exit_code == 0 and "Безумные твари" not in again.output
 
 
 @pytest.mark.parametrize(("lang", "text"), [("en", "Only what shows counts"),

@@ -157,40 +157,59 @@ def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
                 assert not kept & set(msg["view"]["hand"])
 
 
-def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess) -> None:
-    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], turn_timer=1, on_timeout="bot", seed=2)
+@pytest.mark.parametrize("on_timeout", ["bot", "pass"])
+def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout: str) -> None:
+    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], turn_timer=1, on_timeout=on_timeout,
+               seed=2)
     with ws_for(server, t, None) as spectator:
         first = next_state(spectator)
         assert first["deadline"] and first["deadline"] > time.time()
-        moved = next_state(spectator, lambda m: m["state_id"] >= 2, timeout=10)
-    assert moved["state_id"] >= 2
+        next_state(spectator, lambda m: m["state_id"] >= 3, timeout=12)
     db = sqlite3.connect(server.db)
-    actors = {a for (a,) in db.execute("SELECT actor FROM actions WHERE table_id=?", (t["id"],))}
+    rows = db.execute("SELECT action, actor FROM actions WHERE table_id=? ORDER BY idx",
+                      (t["id"],)).fetchall()
     db.close()
-    assert actors == {"timeout"}
+    assert {actor for _, actor in rows} == {"timeout"}
+    # the two family choices cannot be passed, so a bot chose; the first play can
+    assert rows[0][0] != 0 and rows[1][0] != 0
+    assert (rows[2][0] == 0) == (on_timeout == "pass")
+
+
+def actors_of(server: ServerProcess, table_id: str, seat: int) -> list[str]:
+    db = sqlite3.connect(server.db)
+    try:
+        return [a for (a,) in db.execute("SELECT actor FROM actions WHERE table_id=? AND seat=? ORDER BY idx",
+                                         (table_id, seat))]
+    finally:
+        db.close()
 
 
 def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True, absent_after=0.2,
                bot_delay_ms=0, seed=6)
     with ws_for(server, t, None) as spectator:
-        moved = next_state(spectator, lambda m: m["state_id"] >= 6, timeout=15)
-        assert moved["seats"][0]["stand_in"] or moved["state_id"] >= 6
+        next_state(spectator, lambda m: m["state_id"] >= 6, timeout=15)
+    assert set(actors_of(server, t["id"], 0)) == {"stand_in"}
     with ws_for(server, t, 0) as me:
         msg = next_state(me, lambda m: bool(m["choices"]) or m["over"], timeout=15)
-        if not msg["over"]:
-            assert msg["seats"][0]["connected"] and not msg["seats"][0]["stand_in"]
-            time.sleep(0.6)  # longer than absent_after: nobody plays for a seat that is back
-            me.send('{"type": "sync"}')
-            again = next_state(me)
-            assert again["state_id"] == msg["state_id"]
+        assert not msg["over"]
+        assert msg["seats"][0]["connected"] and not msg["seats"][0]["stand_in"]
+        played = len(actors_of(server, t["id"], 0))
+        time.sleep(0.6)  # longer than absent_after: nobody plays for a seat whose person is back
+        me.send('{"type": "sync"}')
+        assert next_state(me)["state_id"] == msg["state_id"]
+        assert len(actors_of(server, t["id"], 0)) == played
+        play_first_choice(me, msg)
+        next_state(me, lambda m: m["state_id"] == msg["state_id"] + 1)
+    assert actors_of(server, t["id"], 0)[played] == "person"
 
 
 def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
     t = create(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
                bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)
     token = t["invites"][0]["token"]
-    r = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token})
+    waiting = create(server, seats=[{"kind": "person"}, {"kind": "person"}])
+    r = httpx.post(f"{server.url}/api/tables/{waiting['id']}/again", json={"token": waiting["host_token"]})
     assert r.status_code == 409 and r.json()["code"] == "not_over"
     with ws_for(server, t, None) as spectator:
         next_state(spectator, lambda m: m["over"], timeout=40)

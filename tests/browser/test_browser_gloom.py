@@ -6,7 +6,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conftest import SCREENSHOTS, PageErrors, create_in_lobby, frames_of, page_state, play_by_clicks
+from conftest import (
+    SCREENSHOTS,
+    PageErrors,
+    click_any_choice,
+    create_in_lobby,
+    frames_of,
+    page_state,
+    play_by_clicks,
+    wait_my_turn_or_end,
+)
 from gloomtable.server.testing import ServerProcess
 
 
@@ -21,17 +30,44 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
     page.wait_for_selector("[data-testid=hand] .hand-card")
     rng = random.Random(5)
     made = play_by_clicks(page, rng, decisions=14)
-    # the table mid-game, for the README
+    assert wait_my_turn_or_end(page), "the game should still be on"  # the table holds still now
     page.wait_for_selector(".character .stack-wrap svg")
-    page.screenshot(path=str(SCREENSHOTS / "gloom-table.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "gloom-table.png"), full_page=True)  # for the README
     # look through a stack layer by layer: fewer layers drawn, then all again
-    deep = page.locator(".character:has(.layer-down:not([disabled]))").first
-    if deep.count():
-        layers = int(deep.locator("svg.stack").get_attribute("data-layers") or "0")
-        deep.locator(".layer-down").click()
-        deep = page.locator(f"[data-char='{deep.get_attribute('data-char')}']")
-        assert int(deep.locator("svg.stack").get_attribute("data-layers") or "0") == layers - 1
-        deep.locator(".layer-up").click()
+    char = page.locator(".character:has(.layer-down:not([disabled]))").first.get_attribute("data-char")
+    assert char is not None, "after 14 decisions some Character has a Modifier"
+    stack = page.locator(f".character[data-char='{char}']")
+    layers = int(stack.locator("svg.stack").get_attribute("data-layers") or "0")
+    stack.locator(".layer-down").click()
+    assert int(stack.locator("svg.stack").get_attribute("data-layers") or "0") == layers - 1
+    assert stack.locator(".layer-pos").inner_text() == f"layer {layers - 1} of {layers}"
+    stack.locator(".layer-up").click()
+    assert int(stack.locator("svg.stack").get_attribute("data-layers") or "0") == layers
+    # choosing a card lights up exactly its legal targets
+    targeted: list[int] = []
+    for _ in range(40):  # decide on until a play on a Character is among the choices
+        assert wait_my_turn_or_end(page)
+        state = page_state(page)
+        assert state is not None
+        targeted = sorted({c["card"] for c in state["choices"] if c.get("kind") == "play"})
+        if targeted:
+            break
+        click_any_choice(page, rng)
+        made += 1
+    assert targeted
+    for card in targeted:
+        page.click(f".hand-card[data-card='{card}']")
+        lit = {int(x) for x in page.eval_on_selector_all(".character.target",
+                                                          "els => els.map(e => e.dataset.char)")}
+        assert lit == {c["target"] for c in state["choices"] if c.get("kind") == "play" and c["card"] == card}
+        page.click(f".hand-card[data-card='{card}']")  # and a second click puts it back
+        assert page.locator(".character.target").count() == 0
+    # a play by clicks, with a line of narration (R-G27) that the log then shows as text
+    page.fill("[data-testid=narration]", "It was a <b>dark</b> and stormy night.")
+    page.click(f".hand-card[data-card='{targeted[0]}']")
+    page.locator(".character.target .stack-wrap").first.click()
+    page.wait_for_selector(".log-entry.narration:has-text('It was a <b>dark</b> and stormy night.')")
+    made += 1
     made += play_by_clicks(page, rng)
     page.wait_for_selector("[data-testid=final-values]")
     state = page_state(page)

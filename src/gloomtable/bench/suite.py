@@ -17,13 +17,15 @@ from gloomtable.bench.baselines import LeducBench, UnoBench, missing_reason
 from gloomtable.bench.extras import IsmctsBench, RLBench
 from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
 from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
+from gloomtable.bench.workers import WorkersBench
 
-SECTIONS = ("playouts", "per_call_us", "ismcts", "rl", "baselines")
+SECTIONS = ("playouts", "per_call_us", "ismcts", "rl", "baselines", "workers")
 """The measured sections of a report, in order."""
 RL_ENVS = ("gloom_v0", "creatures_v0", "gloomier_v0")
 """Our PettingZoo environments (``gloomtable.rl``)."""
 
-TARGETS = {"gloom_vs_uno": 2.0, "creatures_vs_uno": 4.0, "pettingzoo_vs_leduc": 1.0}
+TARGETS = {"gloom_vs_uno": 2.0, "creatures_vs_uno": 4.0, "pettingzoo_vs_leduc": 1.0,
+           "workers2_vs_workers1": 1.7}
 """The figures issue 8 asks for (ours divided by the baseline's, same run)."""
 
 
@@ -35,6 +37,8 @@ class Plan:
     budget_s: float
     positions: int
     clock: str = "cpu"
+    workers_games: int = 1500
+    """Games of the ``workers`` section's simulation (timed serial, then on 2 processes)."""
     sections: tuple[str, ...] = SECTIONS
     """Which sections to measure (all by default); the others report "not measured"."""
 
@@ -44,7 +48,8 @@ class Plan:
 
     @classmethod
     def full(cls, clock: str = "cpu", sections: tuple[str, ...] = SECTIONS) -> Plan:
-        return cls(runs=5, budget_s=2.0, positions=2000, clock=clock, sections=sections)
+        return cls(runs=5, budget_s=2.0, positions=2000, clock=clock, sections=sections,
+                   workers_games=8000)
 
 
 class Sampler(Protocol):
@@ -78,6 +83,9 @@ def _slots(plan: Plan, seed: int) -> list[Slot]:
         slots.append(Slot("rl", name, lambda n=name: RLBench(n, seed)))
     slots.append(Slot("baselines", "rlcard_uno", lambda: UnoBench(seed)))
     slots.append(Slot("baselines", "pettingzoo_leduc", lambda: LeducBench(seed)))
+    slots.append(Slot("workers", "simulate", lambda: WorkersBench(plan.workers_games, 2, seed), digits=3,
+                      meta={"game": "creatures", "games": plan.workers_games, "workers": 2,
+                            "clock": "wall"}))
     return slots
 
 
@@ -111,7 +119,7 @@ def run_bench(plan: Plan, seed: int = 1, progress: Callable[[str], None] | None 
     load_before = os.getloadavg()
     slots = _slots(plan, seed)
     samplers: list[tuple[Slot, Sampler]] = []
-    report: dict[str, Any] = {"playouts": {}, "per_call_us": {}, "ismcts": {}, "rl": {}, "baselines": {}}
+    report: dict[str, Any] = {section: {} for section in SECTIONS}
     for slot in slots:
         if slot.section not in plan.sections:
             report[slot.section][slot.key] = {"available": False, "reason": "not measured in this run"}
@@ -172,4 +180,5 @@ def ratios(report: dict[str, Any]) -> dict[str, float | None]:
     for env in RL_ENVS:
         out[f"{env}_vs_leduc"] = ratio(_median(report, "rl", env, "steps_per_s"), leduc)
     out["pettingzoo_vs_leduc"] = out["gloom_v0_vs_leduc"]  # the flagship game's env
+    out["workers2_vs_workers1"] = _median(report, "workers", "simulate", "speedup")
     return out

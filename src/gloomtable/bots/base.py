@@ -60,3 +60,11 @@ def make_bot(level: str, game: str, seed: int) -> Bot:
         names = ", ".join([*LEVELS, *ALIASES])
         raise ConfigError(f"unknown bot level {level!r} for {game}; known levels: {names}")
     return bot
+
+
+def seat_bots(levels: str, game: str, seed: int, seats: list[int]) -> dict[int, Bot]:
+    """Bots for ``seats`` from ``"medium"`` or ``"medium,hard,..."`` (one level per
+    seat in order, the list repeating if short). Bot seeds are ``seed * 31 + seat``,
+    as every driver uses."""
+    names = [x.strip() for x in levels.split(",") if x.strip()] or ["random"]
+    return {p: make_bot(names[i % len(names)], game, seed * 31 + p) for i, p in enumerate(seats)}

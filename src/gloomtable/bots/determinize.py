@@ -156,7 +156,7 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
 
 
 def _creatures_sampler(view: dict[str, Any]) -> Sampler | None:
-    from gloomtable.games.creatures.cards import NUM_CREATURES
+    from gloomtable.games.creatures.cards import COLOUR, FITS, NUM_CREATURES, NUMBER
 
     me = view.get("viewer")
     if view.get("over") or me is None or view.get("current_player") != me:
@@ -173,16 +173,29 @@ def _creatures_sampler(view: dict[str, Any]) -> Sampler | None:
     if sum(counts) - counts[me] + view["reserve_count"] + view["aside_count"] != len(unknown):
         return None
 
+    # The players who passed since the last play hold nothing that fits now (R-C5).
+    tops = [m["top"] or 0 for m in view["machines"]]
+    plus = [1 if m["side"] == "+" else 0 for m in view["machines"]]
+    passers = {(me - k) % n for k in range(1, min(view["passes_in_row"], n - 1) + 1)}
+    misfits = [c for c in unknown if not FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
+    if sum(counts[p] for p in passers) > len(misfits):
+        return None
+
     def redeal(s: Any, seed: int) -> Any:
         rng = Rng(seed)
-        deal = list(unknown)
+        pool = list(misfits)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[me] = list(hand)
+        for p in sorted(passers):
+            hands[p] = sorted(pool[:counts[p]])
+            pool = pool[counts[p]:]
+        dealt = {c for h in hands for c in h}
+        deal = [c for c in unknown if c not in dealt]
         rng.shuffle(deal)
-        hands: list[list[int]] = []
         for p in range(n):
-            if p == me:
-                hands.append(list(hand))
-            else:
-                hands.append(sorted(deal[:counts[p]]))
+            if p != me and p not in passers:
+                hands[p] = sorted(deal[:counts[p]])
                 deal = deal[counts[p]:]
         s.hands = hands
         s.reserve = deal[:view["reserve_count"]]

@@ -7,8 +7,10 @@ for every child how often it was *available* (Cowling, Powley and Whitehouse
 the game's evaluation (:mod:`gloomtable.bots.evaluate`): a projected win share
 per player, so a decision fits its budget without playing to the end.
 
-Deterministic for a seed: the budget is a number of iterations. A time limit
-is only a safety net (1 s by default) that an ordinary decision never meets.
+Deterministic for a seed: the budget is a number of iterations, chosen so a
+decision takes well under 1 s on the project's machine. An optional time limit
+(``max_seconds``) exists for interactive use, but it makes results depend on
+the machine's load, so the levels leave it off.
 
 When a position cannot be sampled faithfully (a decision in the middle of an
 effect, an unknown key in the view), the bot asks its fallback heuristic.
@@ -56,9 +58,10 @@ class ISMCTSBot:
     uses_view = True
 
     def __init__(self, seed: int, evaluate: Evaluate, fallback: Bot, *, iterations: int = 200,
-                 rollout_steps: int = 8, exploration: float = 0.7, max_seconds: float = 1.0,
+                 rollout_steps: int = 8, exploration: float = 0.7, max_seconds: float | None = None,
                  prior: Prior | None = None, root_width: int = 0, rollout: Rollout | None = None,
-                 gate: Gate | None = None, max_depth: int = 0, name: str = "ismcts") -> None:
+                 gate: Gate | None = None, max_depth: int = 0, paired: bool = False,
+                 name: str = "ismcts") -> None:
         self.rng = Rng(seed)
         self.evaluate = evaluate
         self.fallback = fallback
@@ -71,6 +74,10 @@ class ISMCTSBot:
         self.rollout = rollout or random_rollout
         self.gate = gate
         self.max_depth = max_depth
+        self.paired = paired
+        """Flat search with common random numbers: every root action is tried on
+        the same sampled states and rollout seeds, so differences between
+        actions are not drowned by differences between samples."""
         """Tree nodes below the root (0: unlimited); deeper, the rollout policy plays."""
         self.name = name
         self.last_iterations = 0
@@ -93,15 +100,43 @@ class ISMCTSBot:
         begin = getattr(self.rollout, "begin", None)
         if begin is not None:
             begin(view)
+        if self.paired:
+            return self._paired(make, candidates, Rng(seed))
         return self._search(make, view["viewer"], candidates, Rng(seed))
+
+    def _paired(self, make: Callable[[int], State], candidates: list[int], rng: Rng) -> int:
+        totals = [0.0] * len(candidates)
+        rounds = max(1, self.iterations // len(candidates))
+        for _ in range(rounds):
+            sample_seed = rng.next_u64() & 0x7FFFFFFF
+            roll_seed = rng.next_u64()
+            for i, a in enumerate(candidates):
+                s = make(sample_seed)
+                me = s.current_player()
+                s.apply(a)
+                values = self._rollout(s, Rng(roll_seed))
+                totals[i] += values[me]
+        self.last_iterations = rounds * len(candidates)
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def _rollout(self, s: State, rng: Rng) -> list[float]:
+        steps = 0
+        while not s.is_over() and steps < self.rollout_steps:
+            a = self.rollout(s, s.legal_actions(), rng)
+            if a is None:
+                break
+            s.apply(a)
+            steps += 1
+        return s.result().returns() if s.is_over() else self.evaluate(s)
 
     def _search(self, make: Callable[[int], State], me: int, candidates: list[int], rng: Rng) -> int:
         root = _Node(-1)
         allowed = set(candidates)
-        deadline = time.perf_counter() + self.max_seconds
+        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         done = 0
         for it in range(self.iterations):
-            if it % 16 == 15 and time.perf_counter() > deadline:
+            if deadline is not None and it % 16 == 15 and time.perf_counter() > deadline:
                 break
             self._iterate(make(rng.next_u64() & 0x7FFFFFFF), root, allowed, rng)
             done += 1
@@ -147,14 +182,7 @@ class ISMCTSBot:
             s.apply(a)
             path.append(child)
             node = child
-        steps = 0
-        while not s.is_over() and steps < self.rollout_steps:
-            a = self.rollout(s, s.legal_actions(), rng)
-            if a is None:
-                break
-            s.apply(a)
-            steps += 1
-        values = s.result().returns() if s.is_over() else self.evaluate(s)
+        values = self._rollout(s, rng)
         for n in path:
             n.visits += 1
             n.reward += values[n.player]

@@ -16,11 +16,12 @@ from typing import Any
 
 from gloomtable.bots.base import Bot, RandomBot
 
-GLOOM_HARD = {"iterations": 30, "rollout_steps": 40, "root_width": 4, "exploration": 0.5,
+GLOOM_HARD = {"iterations": 40, "rollout_steps": 40, "root_width": 4, "exploration": 0.5,
               "max_depth": 1}
-GLOOM_GAP = 1.5
+GLOOM_GAP = 2.0
 """The Gloom search runs when the heuristic's two best scores are this close."""
-CREATURES_HARD = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7}
+CREATURES_HARD = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7,
+                  "max_depth": 1}
 CREATURES_ENDGAME = 6
 """The Creatures search runs once a hand holds this many cards or fewer, where
 rollouts to the end of the round are short and sharp."""

@@ -49,11 +49,19 @@ def render_text(report: dict[str, Any]) -> str:
             f"{call} {e[call]['median']}" for call in ("legal_actions", "apply", "view", "clone")))
     lines += ["", "Search and RL"]
     for name, e in report["ismcts"].items():
-        lines.append(f"  ismcts {name:<11} " + (f"{_fmt(e, 'iterations_per_s')} iterations/s"
+        lines.append(f"  ismcts {name:<12} " + (f"{_fmt(e, 'iterations_per_s')} iterations/s"
                                                   if e.get("available") else f"not available: {e['reason']}"))
     for name, e in report["rl"].items():
-        lines.append(f"  rl env {name:<11} " + (f"{_fmt(e, 'steps_per_s')} steps/s"
+        lines.append(f"  rl env {name:<12} " + (f"{_fmt(e, 'steps_per_s')} steps/s"
                                                   if e.get("available") else f"not available: {e['reason']}"))
+    w = report.get("workers", {}).get("simulate", {})
+    lines += ["", "simulate --workers 2 (wall clock)"]
+    if w.get("available"):
+        lines.append(f"  {w['games']:,} games of {w['game']}: serial {w['serial_s']['median']} s, "
+                     f"2 processes {w['parallel_s']['median']} s: speed-up {_fmt(w, 'speedup', 'x')}; "
+                     + ("identical results" if w["identical"]["min"] == 1.0 else "RESULTS DIFFER"))
+    else:
+        lines.append(f"  not available: {w.get('reason', 'not measured')}")
     lines += ["", "Ratios (ours / baseline, medians of this run)"]
     targets = report["targets"]
     for key, value in report["ratios"].items():
@@ -71,6 +79,10 @@ def render_text(report: dict[str, Any]) -> str:
                          f"in {s['seconds']} s: "
                          f"{s['moves_per_s']} moves/s; round trip p50 {s['latency_ms']['p50']} ms, "
                          f"p99 {s['latency_ms']['p99']} ms; {s['rss_per_table_kb']} KB per open table")
+            goal = report["targets"].get("server_p99_ms")
+            if goal is not None and goal["met"] is not None:
+                lines.append(f"  p99 under {goal['target']:g} ms with 200+ tables and no errors: "
+                             + ("met" if goal["met"] else "NOT met"))
     lines.append(f"\n(took {report['seconds']} s)")
     return "\n".join(lines)
 
@@ -89,7 +101,7 @@ def bench(
     seed: Annotated[int, typer.Option(help="Seed of every measured game.")] = 1,
     only: Annotated[str | None, typer.Option(
         help="Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
-             "baselines.")] = None,
+             "baselines, workers.")] = None,
 ) -> None:
     """Measure the engines, bots, RL environments (and the server) against RLCard's UNO
     and PettingZoo's Leduc Hold'em in one run; figures are medians of several runs."""
@@ -114,10 +126,11 @@ def bench(
 
     report = run_bench(plan, seed, progress)
     if server:
-        from gloomtable.bench.server import bench_server
+        from gloomtable.bench.server import bench_server, server_target
 
         progress(f"server: {tables} tables for {server_seconds} s")
         report["server"] = bench_server(tables, server_seconds, seed, think_ms)
+        report["targets"]["server_p99_ms"] = server_target(report["server"])
     if as_json:
         print(json.dumps(report))
         return

@@ -34,7 +34,13 @@ class CliLanguage:
     """The current language of one ``gloom`` run; ``_`` and ``ngettext`` follow it."""
 
     def __init__(self, lang: str) -> None:
-        self.lang = lang
+        self.lang = self.default = lang
+
+    def reset(self, option: str | None) -> None:
+        """At the start of each run (the app's callback): ``--lang`` or the start-up language,
+        so nothing carries over between runs in one process (tests, shells)."""
+        self.lang = self.default
+        self.set(option)
 
     @property
     def tr(self) -> Translator:
@@ -49,3 +55,13 @@ class CliLanguage:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.tr.ngettext(singular, plural, n)
+
+
+CLI = CliLanguage(startup_language())
+"""The ``gloom`` program's language. Command modules translate with::
+
+    from gloomtable.i18n.cli_language import _, ngettext
+    help=_("Address to listen on.")
+"""
+_ = CLI.gettext
+ngettext = CLI.ngettext

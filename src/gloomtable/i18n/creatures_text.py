@@ -73,6 +73,7 @@ class CreaturesLocalizer:
                       shown),
             "names": (r"player \d+(?: and player \d+)*", player_list(tr)),
         }
+        self.decisions = DECISIONS
         self.events = Formatter(tr, EVENTS, kinds)
         self.actions = Formatter(tr, ACTIONS, kinds)
 

@@ -81,6 +81,14 @@ DECISIONS = {
     "move_modifier_from": N_("move a Modifier: from whom"),
     "move_modifier_to": N_("move a Modifier: onto whom"),
     "choose_player": N_("choose a player"), "choose_character": N_("choose a Character"),
+    "choose_card": N_("choose a card"),
+    "remove_modifier": N_("choose a Modifier to remove"),
+    "return_modifier": N_("choose a Modifier to return to its owner's hand"),
+    "revive": N_("choose a dead Character to bring back"),
+    "skip_turn": N_("choose a player who skips their next turn"),
+    "steal_from": N_("choose a player to take a card from"),
+    "swap_hands_with": N_("choose a player to swap hands with"),
+    "claim_story": N_("claim a Story"),
 }
 
 MIDDLE = N_("in the middle")
@@ -124,6 +132,7 @@ class GloomLocalizer:
             "scores": (r"-?\d+(?:, -?\d+)*", str),
             "names": (r"player \d+(?:, player \d+)*", player_list(tr)),
         }
+        self.decisions = DECISIONS
         self.events = Formatter(tr, EVENTS, kinds)
         self.actions = Formatter(tr, ACTIONS, kinds)
 

@@ -43,6 +43,8 @@ BURST = 40.0
 MAX_STRIKES = 50
 """Refused-for-rate messages before the server closes the connection."""
 NARRATION_MAX = 200
+MAX_CONNECTIONS = 256
+"""Pages one table serves at once; seats always get in, spectators beyond this do not."""
 
 
 def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
@@ -54,7 +56,7 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
         app.state.lobby = lobby
         for table in lobby.tables.values():
-            table._schedule()
+            table.schedule()
         try:
             yield
         finally:
@@ -72,6 +74,12 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
         code = "not_found" if exc.status_code == 404 else "bad_message"
         return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code)
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse(error_message("server_error", "the server could not handle that request"),
+                            status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(error_message("bad_message", "the request is not well formed"), status_code=400)
@@ -85,7 +93,7 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
             raise ServerError("too_large", f"the request has {len(raw)} bytes; at most {MAX_MESSAGE}", 413)
         try:
             data = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             raise ServerError("bad_json", "the request body is not JSON") from None
         if not isinstance(data, dict):
             raise ServerError("bad_message", "the request body must be a JSON object")
@@ -191,6 +199,8 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
                 raise ServerError("bad_token", "that token is not a seat of this table", 403)
             if seat is None and not table.options.get("spectators", True):
                 raise ServerError("no_spectators", "this table does not allow spectators", 403)
+            if len(table.conns) >= MAX_CONNECTIONS and seat is None:
+                raise ServerError("server_busy", f"this table already has {MAX_CONNECTIONS} pages open", 503)
         except ServerError as exc:
             await websocket.send_json(exc.to_dict())
             await websocket.close(code=4000 + exc.status % 1000)
@@ -262,7 +272,7 @@ async def _handle(table: LiveTable, conn: Conn, text: str) -> None:
         raise ServerError("too_large", f"the message has {len(text)} characters; at most {MAX_MESSAGE}")
     try:
         msg = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nesting deeper than Python's stack is not JSON to us
         raise ServerError("bad_json", "the message is not JSON") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ServerError("bad_message", 'a message is a JSON object with a "type"')

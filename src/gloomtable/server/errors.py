@@ -25,6 +25,7 @@ CODES = {
     "not_over": "the game is not over yet",
     "broken_table": "the table's record does not replay",
     "bad_table": "the table options cannot be played",
+    "server_busy": "the server holds as many open tables as it may",
     "server_error": "something went wrong on the server",
 }
 

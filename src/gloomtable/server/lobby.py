@@ -7,7 +7,7 @@ import logging
 import secrets
 from typing import Any
 
-from gloomtable.engine import ConfigError, GloomtableError
+from gloomtable.engine import GloomtableError
 from gloomtable.games import make_game
 from gloomtable.server.errors import ServerError
 from gloomtable.server.options import TableSpec, clean_name, table_options
@@ -16,8 +16,8 @@ from gloomtable.server.table import LiveTable
 
 log = logging.getLogger("gloomtable.server")
 
-GAME_TITLES = {"gloom": "Gloom", "gloomier": "Gloomier: A Night at Hemlock Hall",
-               "creatures": "Crazy Creatures of Dr. Gloom"}
+MAX_OPEN_TABLES = 2000
+"""Unfinished tables one server keeps live; creating more is refused with server_busy."""
 
 
 def new_token() -> str:
@@ -29,6 +29,22 @@ def invite_path(table_id: str, token: str | None = None) -> str:
     """The page address of a seat (the token rides in the fragment, which browsers
     never send to a server, so it stays out of logs) or of the spectators' view."""
     return f"/table/{table_id}" + (f"#token={token}" if token else "")
+
+
+def check_sets(config: dict[str, Any]) -> None:
+    """Card sets by shipped name only: a deck path from a remote client would make
+    the server read any file on its disk."""
+    if "sets" not in config:
+        return
+    from gloomtable.games.gloom.deck import SHIPPED_SETS
+
+    sets = config["sets"]
+    if not isinstance(sets, list) or not sets or not all(isinstance(x, str) for x in sets):
+        raise ServerError("bad_table", "sets must be a non-empty list of set names")
+    unknown = [x for x in sets if x not in SHIPPED_SETS]
+    if unknown:
+        raise ServerError("bad_table", f"unknown card set {unknown[0][:60]!r}; "
+                          f"sets: {', '.join(SHIPPED_SETS)}")
 
 
 class Lobby:
@@ -66,12 +82,16 @@ class Lobby:
         return table
 
     def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None) -> tuple[LiveTable, str]:
+        if sum(1 for t in self.tables.values() if not t.over) >= MAX_OPEN_TABLES:
+            raise ServerError("server_busy", f"{MAX_OPEN_TABLES} games are already being played here; "
+                              "try again when one ends", 503)
         config = dict(spec.config)
         config["players"] = len(spec.seats)
+        check_sets(config)
         try:
             game = make_game(spec.game, config)
-        except ConfigError as exc:
-            raise ServerError("bad_table", str(exc)) from None
+        except (GloomtableError, ValueError) as exc:  # ConfigError, DeckError, ...
+            raise ServerError("bad_table", str(exc).split("\n")[0]) from None
         tid = secrets.token_urlsafe(8)
         seats = []
         for i, s in enumerate(spec.seats):
@@ -86,6 +106,7 @@ class Lobby:
         self.store.create_table(row)
         table = LiveTable.open(row, self.store)
         self.tables[tid] = table
+        table.schedule()  # a bot or a timer may hold the first decision
         return table, row.host_token
 
     def created_answer(self, table: LiveTable, host_token: str) -> dict[str, Any]:
@@ -110,7 +131,7 @@ class Lobby:
                 if name:
                     seat.row.name = name
                 table.store.update_seat(tid, seat.index, name=seat.row.name, claimed=True)
-                table._broadcast_seats()
+                table.broadcast_seats()
                 return {"seat": seat.index, "token": seat.row.token,
                         "link": invite_path(tid, seat.row.token)}
         raise ServerError("no_open_seat", "every seat of that table is taken", 409)

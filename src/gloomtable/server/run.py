@@ -4,24 +4,41 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 DEFAULT_DB = "gloomtable.db"
+MAX_REQUEST_LINE = 65536
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
           announce: Callable[[str], None] = print, log_level: str = "warning") -> None:
     """Run the server until interrupted, after printing the address to open."""
+    # A websocket upgrade whose request line is longer than the websockets library's
+    # limit (8 KiB) is dropped without an answer; allow what uvicorn itself accepts.
+    os.environ.setdefault("WEBSOCKETS_MAX_LINE_LENGTH", str(MAX_REQUEST_LINE))
     import uvicorn
 
     from gloomtable.server.app import create_app
+    from gloomtable.server.store import Store, StoreError
 
+    try:
+        Store(db).close()  # an unusable database is one clear line now, not a traceback later
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+    # uvicorn's "websockets" protocol answers an over-long or malformed upgrade with 400,
+    # where the newer sans-I/O one leaves it hanging; we choose it on purpose.
+    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(f"gloomtable is serving at http://{shown}:{port}/  (tables stored in {db}; Ctrl+C stops)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536,
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets", ws_max_size=65536,
                 ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
 
 

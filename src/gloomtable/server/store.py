@@ -10,11 +10,14 @@ commit does anyone hear of it: a killed server loses nothing any player saw.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gloomtable.engine import GloomtableError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -53,6 +56,14 @@ CREATE INDEX IF NOT EXISTS tables_open ON tables(over, listed);
 """
 
 
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another process's lock before it fails."""
+
+
+class StoreError(GloomtableError):
+    """The database file cannot be used: names the file and why."""
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -83,15 +94,38 @@ class TableRow:
 class Store:
     """The storage interface of the server, on SQLite."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, open_timeout: float = 1.0) -> None:
+        """Open (or create) the database and prove it can be written now: a read-only,
+        locked or foreign file is a :class:`StoreError` naming the file, at start,
+        rather than a server that listens and then fails every write."""
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        db: sqlite3.Connection | None = None
+        try:
+            if self.path != ":memory:":
+                file = Path(self.path)
+                file.parent.mkdir(parents=True, exist_ok=True)
+                # SQLite opens a read-only file happily and fails only at the first commit
+                if file.exists() and not os.access(file, os.W_OK):
+                    raise OSError("the file is read-only")
+                if not os.access(file.parent, os.W_OK | os.X_OK):
+                    raise OSError(f"its folder {file.parent} is read-only")
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=open_timeout)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ROLLBACK")
+            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except (sqlite3.Error, OSError) as exc:
+            if db is not None:
+                db.close()
+            why = str(exc) or type(exc).__name__
+            if "readonly" in why:
+                why += " (the file or its folder is read-only)"
+            raise StoreError(f"cannot use the database {self.path}: {why}") from None
+        self.db = db
 
     def close(self) -> None:
         self.db.close()

@@ -227,8 +227,9 @@ class LiveTable:
         conn.log_sent = 0
         conn.push(self.welcome(conn))
         conn.push(self.state_message(conn))
-        self._broadcast_seats()
-        self._schedule()
+        self.broadcast_seats()
+        if conn.seat is not None:  # a person is back: no stand-in; spectators change nothing
+            self.schedule()
 
     def detach(self, conn: Conn) -> None:
         if conn not in self.conns:
@@ -239,8 +240,8 @@ class LiveTable:
             seat.conns -= 1
             if seat.conns == 0:
                 seat.absent_since = time.monotonic()
-        self._broadcast_seats()
-        self._schedule()
+                self.schedule()
+        self.broadcast_seats()
 
     def rename(self, conn: Conn, name: str) -> None:
         if conn.seat is None:
@@ -249,9 +250,9 @@ class LiveTable:
             raise ServerError("bad_message", "a name needs at least one visible character")
         self.seats[conn.seat].row.name = name
         self.store.update_seat(self.id, conn.seat, name=name)
-        self._broadcast_seats()
+        self.broadcast_seats()
 
-    def _broadcast_seats(self) -> None:
+    def broadcast_seats(self) -> None:
         seats = self.public_seats()
         for c in self.conns:
             c.push({"type": "seats", "seats": seats})
@@ -298,7 +299,7 @@ class LiveTable:
         self._record(idx, events, narration, seat)
         self._start_decision()
         self.broadcast()
-        self._schedule()
+        self.schedule()
 
     def _record(self, idx: int, events: list[Event], narration: str | None, seat: int) -> None:
         if narration:
@@ -316,7 +317,7 @@ class LiveTable:
 
     # --- bots and timers -------------------------------------------------------------
 
-    def _schedule(self) -> None:
+    def schedule(self) -> None:
         """Arrange the next automatic move, if any: a bot's play after the table's
         delay, a stand-in for an absent person, or the turn timer's expiry."""
         if self._timer is not None and self._timer is not asyncio.current_task():
@@ -352,7 +353,7 @@ class LiveTable:
                 seat = self.seats[self.state.current_player()]
                 if reason == "stand_in" and not self.stand_in_active(seat):
                     if seat.row.kind == "person" and seat.conns == 0:
-                        self._schedule()
+                        self.schedule()
                     return
                 legal = self.state.legal_actions()
                 if reason == "timeout" and self.options.get("on_timeout") == "pass" and 0 in legal:

@@ -13,13 +13,14 @@ function signed(n) {
 }
 
 function lineItem(c, line) {
-  if (line.death) return h("li", { class: "death" }, "\u2620 ", line.text);
+  if (line.death) return h("li", { class: "death", style: "color: #7b1e1e" }, "\u2620 ", line.text);
   const played = line.card !== null && /^player/i.test(line.text);
   return h("li", {},
     played ? [c.seat_names[line.actor] || "?", " ", _("played"), " ",
-      h("b", { class: line.cancelled_by ? "cancelled" : "" }, line.card)] : line.text,
+      h("b", { class: line.cancelled_by ? "cancelled" : "",
+        style: line.cancelled_by ? "text-decoration: line-through" : null }, line.card)] : line.text,
     line.cancelled_by ? ` (${_("cancelled by {who}", { who: line.cancelled_by })})` : null,
-    line.narration ? [": ", h("q", { class: "narration" }, line.narration)] : null);
+    line.narration ? [": ", h("q", { class: "narration", style: "font-style: italic" }, line.narration)] : null);
 }
 
 function tale(c, t) {

@@ -16,6 +16,15 @@ const DECISIONS = {
   discard: () => _("discard a card"),
   choose_player: () => _("choose a player"),
   choose_card: () => _("choose a card"),
+  move_modifier_from: () => _("choose the Character to move a Modifier from"),
+  move_modifier_to: () => _("choose the Character to move the Modifier to"),
+  remove_modifier: () => _("choose a Modifier to remove"),
+  return_modifier: () => _("choose a Modifier to return to its owner's hand"),
+  revive: () => _("choose a dead Character to bring back"),
+  skip_turn: () => _("choose a player who skips their next turn"),
+  steal_from: () => _("choose a player to take a card from"),
+  swap_hands_with: () => _("choose a player to swap hands with"),
+  claim_story: () => _("claim a Story"),
 };
 
 function decisionLabel(kind) {
@@ -64,6 +73,15 @@ export class GloomBoard {
     return t;
   }
 
+  /** Choices that name a card on the table (a Character to move from, to revive, ...):
+   *  those Characters light up too, besides their buttons. */
+  tableTargets(m) {
+    const hand = new Set(m.view.hand || []);
+    const t = new Map();
+    for (const c of m.choices) if (c.kind === "choose_card" && !hand.has(c.card)) t.set(c.card, c);
+    return t;
+  }
+
   // --- drawing ------------------------------------------------------------------------
 
   render(el, m) {
@@ -73,7 +91,8 @@ export class GloomBoard {
       if (!playable.has(this.selected)) this.selected = null;
     }
     const v = m.view;
-    const targets = this.page.isMine() && this.selected !== null ? this.targetsOf(m, this.selected) : new Map();
+    let targets = new Map();
+    if (this.page.isMine()) targets = this.selected !== null ? this.targetsOf(m, this.selected) : this.tableTargets(m);
     const families = (v.families || []).map((fam) => this.familyPanel(m, fam, targets));
     replace(el,
       h("div", { class: "families" }, families),
@@ -179,7 +198,9 @@ export class GloomBoard {
       const cls = ["hand-card", playable.has(id) ? "playable" : "", this.selected === id ? "selected" : ""];
       const attrs = { class: cls.join(" "), "data-card": id, "data-testid": `hand-card-${id}` };
       if (playable.has(id)) {
-        attrs.onclick = () => { this.selected = this.selected === id ? null : id; this.page.render(); };
+        const pick = () => { this.selected = this.selected === id ? null : id; this.page.render(); };
+        attrs.onclick = pick;
+        attrs.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(); } };
         attrs.role = "button";
         attrs.tabindex = 0;
       }

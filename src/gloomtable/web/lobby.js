@@ -2,7 +2,7 @@
 // link per person seat, see the open tables, join or spectate.
 
 import { h, replace } from "./dom.js";
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
@@ -141,7 +141,8 @@ export class Lobby {
       const kind = h("select", { class: "seat-kind", "data-testid": `seat-kind-${i}` },
         h("option", { value: "person", selected: i === 0 }, _("a person")),
         h("option", { value: "bot", selected: i > 0 }, _("a bot")));
-      const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}` },
+      const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}`,
+        title: _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)") },
         this.info.levels.map((l) => h("option", { value: l }, l)));
       const name = h("input", { type: "text", class: "seat-name", maxlength: 40, "data-testid": `seat-name-${i}`,
         placeholder: _("name (optional)"), value: i === 0 ? savedName() : "" });
@@ -213,7 +214,8 @@ export class Lobby {
     const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
       h("strong", {}, games[t.game] || t.game), " ",
       h("span", { class: "seat-list" }, t.seats.map((s) => s.name).join(", ")), " ",
-      h("span", { class: "open" }, t.open_seats ? _("{n} open seat(s)", { n: t.open_seats }) : _("full")), " ",
+      h("span", { class: "open" }, t.open_seats
+        ? ngettext("{n} open seat", "{n} open seats", t.open_seats) : _("full")), " ",
       t.open_seats ? h("button", { type: "button", class: "join", onclick: () => this.join(t.id) }, _("Join")) : null,
       t.options.spectators ? h("a", { href: `/table/${t.id}`, class: "spectate" }, _("Watch")) : null));
     replace(this.els.list, rows.length ? rows : [h("p", {}, _("No open tables yet."))]);
