@@ -66,6 +66,7 @@ class Codec:
         self.play_base = self.event_base + num_cards
         self.claim_base = self.play_base + num_cards * len(characters)
         self.size = self.claim_base + num_cards
+        self._decoded: dict[int, Decoded] = {}
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -98,6 +99,13 @@ class Codec:
         return action - self.player_base
 
     def decode(self, a: int) -> Decoded:
+        """What action ``a`` means (memoised: ids never change for a deck)."""
+        d = self._decoded.get(a)
+        if d is None:
+            d = self._decoded[a] = self._decode(a)
+        return d
+
+    def _decode(self, a: int) -> Decoded:
         if a == 0:
             return Decoded(Kind.PASS)
         if a == 1:

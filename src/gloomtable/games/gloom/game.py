@@ -11,7 +11,7 @@ from gloomtable.engine import ConfigError
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import CardType, Visible
 from gloomtable.games.gloom.deck import Deck, combine, load_deck
-from gloomtable.games.gloom.effects import answerable_types
+from gloomtable.games.gloom.effects import answerable_types, card_answers
 from gloomtable.games.gloom.state import GloomState
 
 _DECK_CACHE: dict[tuple[str, ...], Deck] = {}
@@ -94,6 +94,14 @@ class GloomGame:
     @cached_property
     def characters(self) -> list[int]:
         return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
+
+    @cached_property
+    def answers(self) -> dict[CardType, frozenset[int]]:
+        """For each card type, the response cards that may cancel it (R-G20)."""
+        cards = list(self.deck.cards)
+        return {t: frozenset(r.index for r in cards
+                             if any(card_answers(r, c) for c in cards if c.type is t))
+                for t in CardType}
 
     @cached_property
     def deaths(self) -> frozenset[int]:

@@ -20,7 +20,7 @@ from gloomtable.engine import (
 )
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.games.gloom.cards import CardType, Step, Visible, visible
-from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task, card_answers
+from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task
 from gloomtable.games.gloom.stack import Stack
 
 if TYPE_CHECKING:
@@ -400,8 +400,10 @@ class GloomState:
 
     # --- helpers the effect handlers call -------------------------------------
 
-    def emit(self, kind: str, text: str, **kw: Any) -> None:
-        self._events.append(Event(kind, text, **kw))
+    def emit(self, kind: str, text: str, player: int | None = None, card: int | None = None,
+             target: int | None = None, amount: int | None = None, private_to: int | None = None,
+             public_text: str | None = None) -> None:
+        self._events.append(Event(kind, text, player, card, target, amount, private_to, public_text))
 
     def name(self, c: int) -> str:
         return self.cards[c].name
@@ -698,31 +700,43 @@ class GloomState:
         hand = self.hands[p]
         if counted and hand and self.game.config.edition == 2:
             out.append(codec.DISCARD_HAND)
+        # Built in action-id order (ids grow with the card, then the target slot), so
+        # the list comes out sorted without sorting the long part of it.
         living = self.living_characters()
         slot = codec.char_slot
-        living_slots = [slot[ch] for ch in living]
+        living_slots = sorted([slot[ch] for ch in living])
         width = len(codec.characters)
         negative: list[int] | None = None
-        for c in hand:
+        edition1 = counted and self.game.config.edition == 1
+        first = counted and self.counted_used == 0
+        free_plays = self.free_plays
+        short: list[int] = []  # discard-one and Event ids: below every play id
+        plays: list[int] = []
+        for c in sorted(hand):
             t = cards[c].type
-            free = self._free_for(t) if self.free_plays else None
+            free = self._free_for(t) if free_plays else None
             if t is CardType.MODIFIER:
                 if counted or free:
                     base = codec.play_base + c * width
-                    out.extend([base + sl for sl in living_slots])
+                    plays.extend([base + sl for sl in living_slots])
             elif t is CardType.EVENT:
                 if counted or free:
-                    out.append(codec.play_event(c))
-            elif t is CardType.UNTIMELY_DEATH and (free or (counted and self.counted_used == 0)):
+                    short.append(codec.event_base + c)
+            elif t is CardType.UNTIMELY_DEATH and (free or first):
                 if negative is None:
-                    negative = [slot[ch] for ch in living if self.visible_of(ch).self_worth < 0]
+                    negative = [sl for ch, sl in zip(living, (slot[ch] for ch in living), strict=True)
+                                if self.visible_of(ch).self_worth < 0]
+                    negative.sort()
                 base = codec.play_base + c * width
-                out.extend([base + sl for sl in negative])
-            if counted and self.game.config.edition == 1:
-                out.append(codec.discard_one(c))
+                plays.extend([base + sl for sl in negative])
+            if edition1:
+                short.append(codec.discard_one_base + c)
+        if short:
+            short.sort()
+            out.extend(short)
+        out.extend(plays)
         if counted and self.stories:
-            out.extend(codec.claim_story(s) for s in self.stories if self.can_claim(p, s))
-        out.sort()
+            out.extend(sorted(codec.claim_story(s) for s in self.stories if self.can_claim(p, s)))
         return out
 
     def is_legal(self, action: int) -> bool:
@@ -848,17 +862,18 @@ class GloomState:
     # --- responses (R-G20) ------------------------------------------------------
 
     def _respond_options(self, q: int, played: int) -> tuple[int, ...]:
-        card = self.cards[played]
-        codec = self.codec
-        return (codec.PASS, *sorted(codec.respond(c) for c in self.hands[q]
-                                    if card_answers(self.cards[c], card)))
+        answers = self.game.answers[self.cards[played].type]
+        if not answers:
+            return (self.codec.PASS,)
+        base = self.codec.respond_base
+        return (self.codec.PASS, *sorted(base + c for c in self.hands[q] if c in answers))
 
     def _respond(self, d: Decision, action: int) -> None:
         assert d.task is not None
         task = d.task
         if action == self.codec.PASS:
             self.emit("respond_pass", f"Player {d.player + 1} lets it stand.", player=d.player)
-            self.queue.append(task._replace(data=(task.data[0] + 1,)))
+            self.queue.append(Task(task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub))
             return
         c = action - self.codec.respond_base
         self.hands[d.player].remove(c)
