@@ -76,8 +76,7 @@ def test_same_view_same_decision(game_name: str, config: dict[str, Any]) -> None
             b = bot_action(make_bot(level, game_name, 40 + k), other, legal)
             assert a == b, f"{level} changed its mind on hidden cards in {game_name}"
             checked[level] += 1
-    if game_name != "gloomier":  # gloomier positions may all be unsampleable for now
-        assert all(n >= 1 for n in checked.values()), checked
+    assert all(n >= 1 for n in checked.values()), checked
 
 
 def test_hard_decides_on_the_view_alone_at_every_play() -> None:
@@ -87,7 +86,7 @@ def test_hard_decides_on_the_view_alone_at_every_play() -> None:
     state = game.new_initial_state(5)
     bots = [make_bot("hard", "gloom", 9), make_bot("medium", "gloom", 10)]
     checked = 0
-    while not state.is_over() and checked < 4:
+    while not state.is_over() and checked < 2:
         p = state.current_player()
         legal = state.legal_actions()
         if p == 0 and len(legal) > 3:

@@ -20,7 +20,7 @@ def test_every_level_and_old_name_builds_a_bot(game_name: str) -> None:
     for level in (*LEVELS, "sensible", "heuristic"):
         bot = make_bot(level, game_name, 1)
         assert callable(bot.choose)
-    with pytest.raises(ConfigError, match="unknown bot level 'grandmaster'.*random, easy, medium, hard"):
+    with pytest.raises(ConfigError, match=r"unknown bot level 'grandmaster'.*random, easy, medium, hard"):
         make_bot("grandmaster", game_name, 1)
 
 

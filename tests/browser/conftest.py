@@ -97,12 +97,13 @@ def click_any_choice(page: Any, rng: random.Random) -> None:
     playable = page.locator(".hand-card.playable")
     general = page.locator(".prompt .choices.general button.choice, .prompt .choices button.choice")
     n_cards, n_general = playable.count(), general.count()
+    before = page.evaluate("() => window.gloomtablePage.msg.state_id")
     if n_cards and (n_general == 0 or rng.random() < 0.8):
         card = playable.nth(rng.randrange(n_cards))
         if "selected" not in (card.get_attribute("class") or ""):  # a second click would unselect it
             card.click()
-        if page.locator(".prompt:not([hidden])").count() == 0 or "pending" in (
-                page.locator(".prompt").get_attribute("class") or ""):
+        acted = "(b) => window.gloomtablePage.pending || window.gloomtablePage.msg.state_id !== b"
+        if page.evaluate(acted, before):
             return  # the card itself was the action (Crazy Creatures)
         targets = page.locator(".character.target .stack-wrap, .machine.target svg")
         buttons = page.locator(".prompt button.choice")

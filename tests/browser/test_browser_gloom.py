@@ -77,9 +77,38 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
         assert page.inner_text(f"[data-testid=final-value-{p}]") == str(v)
     assert page.locator("[data-testid=winner]").inner_text().startswith("Winner")
     assert state["view"]["result"]["scores"] == [values[p] for p in range(3)]
-    page.screenshot(path=str(SCREENSHOTS / "gloom-end.png"), full_page=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / "gloom-end.png"))  # the top: Family Values and the winner
+    # play again with the same seats: this page follows to the new table, in the same seat
+    old_url = page.url
+    page.click(".play-again")
+    page.wait_for_url(lambda url: url != old_url and "/table/" in url)
+    page.wait_for_selector("[data-testid=hand] .hand-card")
+    again = page_state(page)
+    assert again is not None and again["seat"] == 0 and not again["over"]
+    assert [s["kind"] for s in again["seats"]] == ["person", "bot", "bot"]
     errors.check()
     assert made > 0
+
+
+def test_join_an_open_table_from_the_lobby(server: ServerProcess, context: Any, browser: Any) -> None:
+    page = context.new_page()
+    errors = PageErrors(page)
+    create_in_lobby(page, server.url, "gloom", seats=3, bots=1, seed=9)
+    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        guest = other.new_page()
+        guest.goto(server.url + "/")
+        guest.fill("[data-testid=your-name]", "Ghost of Christmas Past")
+        guest.click("[data-testid=refresh]")
+        guest.locator(".table-row button.join").first.click()
+        guest.wait_for_selector("[data-testid=hand] .hand-card")
+        st = page_state(guest)
+        assert st is not None and st["seat"] == 0
+        guest.wait_for_function("() => window.gloomtablePage.msg.seats[0].name === 'Ghost of Christmas Past'")
+    finally:
+        other.close()
+    errors.check()
 
 
 def test_spectator_sees_no_hand(server: ServerProcess, context: Any) -> None:

@@ -29,6 +29,24 @@ class RandomBot:
         return legal[self.rng.below(len(legal))]
 
 
+class CarelessBot:
+    """Another bot that now and then (``slip`` of its decisions) plays at random:
+    an easier opponent with the same judgement the rest of the time."""
+
+    uses_view = True
+
+    def __init__(self, inner: Bot, seed: int, slip: float = 0.3, name: str = "easy") -> None:
+        self.inner = inner
+        self.rng = Rng(seed ^ 0x5EED)
+        self.slip = slip
+        self.name = name
+
+    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+        if self.rng.below(1000) < self.slip * 1000:
+            return legal[self.rng.below(len(legal))]
+        return self.inner.choose(view, legal)
+
+
 def bot_action(bot: Bot, state: State, legal: list[int]) -> int:
     """Ask ``bot`` for ``state``'s current player. A lone legal action is taken
     without asking, and the view is built only for bots that read it."""

@@ -91,22 +91,37 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
     n = view["players"]
     stacks = {ch["card"]: list(ch["stack"]) for fam in view["families"] for ch in fam["characters"]}
     controller = {ch["card"]: fam["player"] for fam in view["families"] for ch in fam["characters"]}
+    # Gloomier (R-H): Guests in a family or in the middle, Stories claimed or not.
+    middle = view.get("middle") or {}
+    guest_views = [g for fam in view["families"] for g in fam.get("guests", [])]
+    guest_views += list(middle.get("guests", []))
+    guests = [g["card"] for g in guest_views]
+    for g in guest_views:
+        stacks[g["card"]] = list(g["stack"])
+        controller[g["card"]] = g["controller"]
+    story_views = [fam["story"] for fam in view["families"] if fam.get("story")]
+    story_views += list(middle.get("stories", []))
+    stories = {st["card"]: st["controller"] for st in story_views}
     families = [[ch["card"] for ch in fam["characters"]] for fam in view["families"]]
     hand = list(view["hand"])
     seen = set(hand) | set(view["discard"])
     for stack in stacks.values():
         seen.update(stack)
-    unknown = [c.index for c in cards if c.type is not CardType.CHARACTER and c.index not in seen]
+    seen.update(stories)
+    sides = (CardType.CHARACTER, CardType.GUEST, CardType.STORY)  # never in a hand or a pile
+    unknown = [c.index for c in cards if c.type not in sides and c.index not in seen]
     sizes = list(view["hand_sizes"])
     if sum(sizes) - sizes[me] + view["draw_pile"] != len(unknown):
         return None  # some card is somewhere a view does not tell (out of the game?)
-    on_table = {c for fam in families for c in fam}
-    out = [c.index for c in cards if c.type is CardType.CHARACTER and c.index not in on_table]
+    on_table = {c for fam in families for c in fam} | set(guests) | set(stories)
+    out = [c.index for c in cards if c.type in sides and c.index not in on_table]
     taken = [-1] * len(game.deck.families)
     for f, fam in enumerate(game.deck.families):
         for p, chars in enumerate(families):
             if chars and cards[chars[0]].family == fam.id:
                 taken[f] = p
+    available = {fa["index"] for fa in view.get("families_available", [])}
+    taken = [-1 if f in available else max(t, 0) for f, t in enumerate(taken)]
     plays_left = view["plays_left"]
     first_player = (view["turn_player"] - (view["turn"] - 1)) % n
 
@@ -130,6 +145,9 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
         s = game.new_initial_state(seed)
         s.discard = list(view["discard"])
         s.stacks = {c: list(st) for c, st in stacks.items()}
+        if guests or stories:
+            s.guests = list(guests)
+            s.stories = dict(stories)
         s.controller = dict(controller)
         s.families = [list(f) for f in families]
         s.family_taken = list(taken)

@@ -2,7 +2,7 @@
 
 - ``random``: uniform over the legal actions.
 - ``easy``: the plain rule-of-thumb player (Gloom: ``sensible``; Creatures: the
-  heuristic bot, which is already a fair player).
+  heuristic bot playing at random in 30% of its decisions).
 - ``medium``: the best heuristic of the game.
 - ``hard``: ISMCTS over sampled hidden cards, searching among the heuristic's
   best few choices, falling back on the heuristic where a position cannot be
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.bots.base import Bot, RandomBot
+from gloomtable.bots.base import Bot, CarelessBot, RandomBot
 
 GLOOM_HARD = {"iterations": 40, "rollout_steps": 40, "root_width": 4, "exploration": 0.5,
               "max_depth": 1}
@@ -58,7 +58,9 @@ def _gloom(level: str, seed: int) -> Bot | None:
 def _creatures(level: str, seed: int) -> Bot | None:
     from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
 
-    if level in ("easy", "medium", "heuristic", "sensible"):
+    if level in ("easy", "sensible"):
+        return CarelessBot(CreaturesHeuristicBot(seed), seed)
+    if level in ("medium", "heuristic"):
         return CreaturesHeuristicBot(seed)
     if level == "hard":
         from gloomtable.bots.evaluate import creatures, creatures_rollout

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import time
 from dataclasses import dataclass, field
@@ -127,7 +128,7 @@ class LiveTable:
             except GloomtableError as exc:
                 table.broken = f"the stored action #{i} does not replay: {exc}"
                 log.error("table %s: %s", row.id, table.broken)
-                del row.actions[i:]
+                del row.actions[i:], row.actors[i:]
                 break
             table._record(i, events, row.narration.get(i), row.actors[i][0])
         table._start_decision()
@@ -152,8 +153,6 @@ class LiveTable:
         return self.state.is_over()
 
     def seat_for_token(self, token: str | None) -> int | None:
-        import hmac
-
         if not token:
             return None
         for seat in self.seats:
