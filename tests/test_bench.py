@@ -62,8 +62,10 @@ def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
 def test_workers_section_times_simulate_and_checks_identical_results(quick: dict[str, Any]) -> None:
     w = quick["workers"]["simulate"]
     assert w["available"] and w["workers"] == 2 and w["clock"] == "wall"
-    for metric in ("serial_s", "parallel_s", "speedup"):
+    for metric in ("serial_s", "parallel_s", "speedup", "projected_speedup"):
         _check_stat(w[metric], quick["plan"]["runs"])
+    assert w["projected_speedup"]["median"] <= 2.5  # CPU split over 2 workers, never much more
+    assert quick["ratios"]["workers2_projected"] == w["projected_speedup"]["median"]
     assert w["identical"]["min"] == 1.0  # every run: the same report on 1 and 2 processes
     assert quick["ratios"]["workers2_vs_workers1"] == w["speedup"]["median"]
 

@@ -445,7 +445,7 @@ def run_fuzz(machine: type[EngineFuzz], figures: dict[str, Any], key: str, examp
     # No shrinking: one step can be a burst of 60 checked actions, and shrinking
     # such runs takes many minutes; the failing steps are printed unshrunk.
     run_state_machine_as_test(machine, settings=settings(
-        max_examples=examples, stateful_step_count=scaled(30, 60), deadline=None,
+        max_examples=examples, stateful_step_count=scaled(40, 60), deadline=None,
         phases=[Phase.explicit, Phase.reuse, Phase.generate]))
     figures[key] = dict(machine.tally)
     assert machine.tally["legal actions"] > 0 and machine.tally["illegal actions"] > 0

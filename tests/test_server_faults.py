@@ -259,7 +259,7 @@ def gloom_serve(db: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def refuses_to_start(db: Path, wait: float = 5.0) -> str:
+def refuses_to_start(db: Path, wait: float = 20.0) -> str:
     """Start ``gloom serve`` on ``db``; it must exit by itself with a clear message."""
     proc = gloom_serve(db)
     try:

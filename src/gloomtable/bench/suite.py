@@ -181,4 +181,5 @@ def ratios(report: dict[str, Any]) -> dict[str, float | None]:
         out[f"{env}_vs_leduc"] = ratio(_median(report, "rl", env, "steps_per_s"), leduc)
     out["pettingzoo_vs_leduc"] = out["gloom_v0_vs_leduc"]  # the flagship game's env
     out["workers2_vs_workers1"] = _median(report, "workers", "simulate", "speedup")
+    out["workers2_projected"] = _median(report, "workers", "simulate", "projected_speedup")
     return out

@@ -59,6 +59,7 @@ def render_text(report: dict[str, Any]) -> str:
     if w.get("available"):
         lines.append(f"  {w['games']:,} games of {w['game']}: serial {w['serial_s']['median']} s, "
                      f"2 processes {w['parallel_s']['median']} s: speed-up {_fmt(w, 'speedup', 'x')}; "
+                     f"projected on 2 free cores {w['projected_speedup']['median']}x; "
                      + ("identical results" if w["identical"]["min"] == 1.0 else "RESULTS DIFFER"))
     else:
         lines.append(f"  not available: {w.get('reason', 'not measured')}")
