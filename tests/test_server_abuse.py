@@ -23,10 +23,13 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from gloomtable.server.testing import ServerProcess
+from reliability_support import scaled
 
 MAX_MESSAGES = 2000
 """No read loop reads more messages than this."""
@@ -181,6 +184,49 @@ def test_deeply_nested_json_is_bad_json(server: ServerProcess, table: dict[str, 
         state_of(conn)
         conn.send("[" * 5000)
         assert error_of(conn)["code"] == "bad_json"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+MESSAGES = st.one_of(
+    st.fixed_dictionaries({"type": st.sampled_from(["act", "sync", "ping", "name", "ACT", "", "act "])},
+                          optional={"action": JSON_VALUES, "state_id": JSON_VALUES,
+                                    "narration": JSON_VALUES, "name": JSON_VALUES}),
+    JSON_VALUES,
+).map(lambda m: json.dumps(m, allow_nan=True))
+KNOWN_CODES = {"bad_json", "bad_message", "too_large", "read_only", "not_your_turn", "stale_state",
+               "illegal_action", "game_over"}
+
+
+@settings(max_examples=scaled(40, 400), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(raw=MESSAGES)
+def test_random_messages_get_known_answers(server: ServerProcess, fuzz_conn: ClientConnection,
+                                           raw: str) -> None:
+    """Random JSON (and JSON-shaped messages with random fields) never gets a
+    server_error and never closes the connection: each is answered with a known
+    code or handled."""
+    time.sleep(0.06)  # under the rate limit
+    fuzz_conn.send(raw)
+    fuzz_conn.send('{"type": "ping"}')
+    for _ in range(MAX_MESSAGES):
+        msg = json.loads(fuzz_conn.recv(timeout=15))
+        assert msg["type"] in ("error", "state", "welcome", "seats", "pong"), msg
+        if msg["type"] == "error":
+            assert msg["code"] in KNOWN_CODES, (raw[:200], msg)
+        if msg["type"] == "pong":
+            break
+    count("random messages answered")
+
+
+@pytest.fixture(scope="module")
+def fuzz_conn(server: ServerProcess) -> Iterator[ClientConnection]:
+    t = create(server)
+    with ws(server, t, t["invites"][0]["token"]) as conn:
+        state_of(conn)
+        yield conn
 
 
 def test_oversized_messages(server: ServerProcess, table: dict[str, Any]) -> None:

@@ -53,12 +53,13 @@ def tournament(
     per = len(lineups) * players
     balanced = "" if games % per == 0 else f" (not seat-balanced: use a multiple of {per} games)"
     print(f"{data['games']} games of {game}, {players} players, seed {seed}{balanced}")
-    table = Table("bot", "win share", "95% interval", data["rating"], "seats")
+    table = Table("bot", "win share", "95% interval", "rating", "seats")
     for name, row in sorted(data["bots"].items(), key=lambda kv: -kv[1]["rating"]):
         lo, hi = row["ci95"]
         table.add_row(name, f"{row['win_share']:.1%}", f"{lo:.1%} .. {hi:.1%}",
                       f"{row['rating']:.0f}", str(row["seats"]))
     Console(soft_wrap=True).print(table)
+    print(f"  rating: {data['rating']}")
     for pair, share in data["pairwise"].items():
         print(f"  {pair}: {share:.1%} of head-to-head points")
     if data["capped_games"]:
