@@ -361,11 +361,6 @@ def test_unreadable_paths_get_a_clear_error(tmp_path: Path) -> None:
         check_refusal(info.value, str(path))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "deck.py load_deck: tomllib recurses once per nesting level, so a deck file with "
-    "~1000 nested arrays or inline tables raises RecursionError (a traceback from "
-    "`gloom deck check`) instead of a DeckError; load_deck should catch RecursionError "
-    "next to TOMLDecodeError"))
 def test_deeply_nested_toml_is_a_deck_error(tmp_path: Path) -> None:
     path = tmp_path / "deep.toml"
     path.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")

@@ -484,11 +484,6 @@ def test_bad_table_options_are_config_errors(name: str, config: dict[str, Any]) 
     assert str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "games/gloom/state.py GloomState._why_illegal calls is_dead(dec.target) before "
-    "checking that the target Character is in play, so playing a hand Modifier on a "
-    "Character that was set aside (or never chosen) raises KeyError from apply() instead "
-    "of IllegalActionError; over the server that is a server_error"))
 def test_play_on_a_character_not_in_play_is_illegal() -> None:
     state, action = play_off_table_state()
     before = state.snapshot()
@@ -497,14 +492,7 @@ def test_play_on_a_character_not_in_play_is_illegal() -> None:
     assert state.snapshot() == before
 
 
-NUMPY_BUG = pytest.mark.xfail(strict=True, reason=(
-    "games/gloom/state.py GloomState.apply checks isinstance(action, int), so a numpy "
-    "integer (what an RL policy's argmax returns) is refused as MalformedActionError "
-    "'an action is an integer, got np.int64(2)', while Crazy Creatures accepts it via "
-    "operator.index; the protocol should treat both games alike"))
-
-
-@pytest.mark.parametrize("name", [pytest.param("gloom", marks=NUMPY_BUG), "creatures"])
+@pytest.mark.parametrize("name", ["gloom", "creatures"])
 def test_numpy_integer_actions_are_accepted_by_every_game(name: str) -> None:
     """A numpy integer is the same action as the int it holds, in every game."""
     state = make_game(name, {"players": 2}).new_initial_state(1)

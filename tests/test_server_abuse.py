@@ -208,7 +208,7 @@ def test_random_messages_get_known_answers(server: ServerProcess, fuzz_conn: Cli
     """Random JSON (and JSON-shaped messages with random fields) never gets a
     server_error and never closes the connection: each is answered with a known
     code or handled."""
-    time.sleep(0.06)  # under the rate limit
+    time.sleep(0.12)  # two messages per example, under the rate limit of 20 a second
     fuzz_conn.send(raw)
     fuzz_conn.send('{"type": "ping"}')
     for _ in range(MAX_MESSAGES):

@@ -145,7 +145,7 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
         s = game.new_initial_state(seed)
         s.discard = list(view["discard"])
         s.stacks = {c: list(st) for c, st in stacks.items()}
-        if guests or stories:
+        if hasattr(s, "guests"):  # engines with Gloomier's parts
             s.guests = list(guests)
             s.stories = dict(stories)
         s.controller = dict(controller)

@@ -9,6 +9,7 @@ English msgstrs are copies of the msgids, so the English catalog is complete too
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -62,9 +63,15 @@ def update() -> None:
                     msg.flags.discard("fuzzy")
         path = po_file(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as fh:
-            write_po(fh, cat, width=100, omit_header=False, sort_output=False,
-                     include_previous=False)
+        buf = io.BytesIO()
+        write_po(buf, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+        old = path.read_bytes() if path.exists() else b""
+        if _without_dates(old) != _without_dates(buf.getvalue()):  # no churn from the date alone
+            path.write_bytes(buf.getvalue())
+
+
+def _without_dates(po: bytes) -> bytes:
+    return b"\n".join(line for line in po.split(b"\n") if not line.startswith(b'"POT-Creation-Date'))
 
 
 def missing() -> list[str]:

@@ -472,6 +472,8 @@ def load_deck(path_or_set: str | Path, index_offset: int = 0) -> Deck:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(source, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        raise DeckError(source, ["not valid TOML: nested too deeply"]) from None
     return build_deck(data, source, index_offset)
 
 

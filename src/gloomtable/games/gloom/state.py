@@ -8,6 +8,7 @@ effect that needs a choice simply waits for the answer.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gloomtable.engine import (
@@ -157,8 +158,12 @@ class GloomState:
         return list(d.options)
 
     def apply(self, action: int) -> list[Event]:
-        if isinstance(action, bool) or not isinstance(action, int):
+        if isinstance(action, bool):
             raise MalformedActionError(f"an action is an integer, got {action!r}")
+        try:
+            action = operator.index(action)  # numpy integers too, as RL code sends them
+        except TypeError:
+            raise MalformedActionError(f"an action is an integer, got {action!r}") from None
         if not 0 <= action < self.codec.size:
             raise MalformedActionError(
                 f"action {action} is outside this game's action space 0..{self.codec.size - 1}")
@@ -783,6 +788,8 @@ class GloomState:
             return f"{self.name(dec.card)} is not in player {p + 1}'s hand"
         if dec.kind is Kind.PLAY:
             card = self.cards[dec.card]
+            if dec.target not in self.stacks:
+                return f"{self.name(dec.target)} is not on the table"
             if self.is_dead(dec.target):
                 return f"{self.name(dec.target)} is dead: nothing may be played on it (R-G23)"
             if card.type is CardType.UNTIMELY_DEATH:
