@@ -24,8 +24,10 @@ MAX_DECISIONS = 800
 """No click-through loop runs longer than this many decisions."""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Playwright's sync API keeps an event loop running
+    in this thread while it is open, so it must close before other modules' asyncio code."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is missing, and under CI the browser tests must run")
