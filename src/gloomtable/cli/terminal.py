@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gloomtable.bots import bot_action, make_bot
+from gloomtable.bots import bot_action, seat_bots
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.engine.record import GameRecord
 from gloomtable.i18n.client import Localizer, localizer_for
@@ -144,7 +144,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
     n = game.num_players
     state = game.new_initial_state(seed)
     record = GameRecord(game.name, game.config_dict(), seed)
-    agents = {p: make_bot(bots, game.name, seed * 31 + p) for p in range(humans, n)}
+    agents = seat_bots(bots, game.name, seed, list(range(humans, n)))
     news: dict[int, list[str]] = {p: [] for p in range(humans)}
     last_human: int | None = None
     title = {"gloom": _("Gloom"), "gloomier": _("Gloomier: A Night at Hemlock Hall"),
