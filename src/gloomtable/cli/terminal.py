@@ -152,8 +152,9 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
     who = _("You are player 1") if humans == 1 else ngettext(
         "{n} person", "{n} people", humans).format(n=humans)
     if n > humans:
-        level = {"random": _("random"), "easy": _("easy"), "medium": _("medium"), "hard": _("hard"),
-                 "sensible": _("sensible"), "heuristic": _("heuristic")}.get(bots, bots)
+        names = {"random": _("random"), "easy": _("easy"), "medium": _("medium"), "hard": _("hard"),
+                 "sensible": _("sensible"), "heuristic": _("heuristic")}
+        level = ",".join(names.get(b.strip(), b.strip()) for b in bots.split(","))
         who += ", " + ngettext("{n} {level} bot", "{n} {level} bots", n - humans).format(
             n=n - humans, level=level)
     console.print(f"[bold]{title}[/]: " + _("{n} players, seed {seed}.").format(n=n, seed=seed)

@@ -344,8 +344,14 @@ class GloomState:
         if self.game.config.beginner:
             return []
         steps: list[Step] = []
-        for c in self.living_of(p):
-            steps.extend(self.visible_of(c).lasting_steps)
+        stacks, deaths = self.stacks, self.game.deaths
+        for c in self.members(p):  # the living ones (inlined: this runs every turn)
+            stack = stacks[c]
+            if stack[-1] in deaths:
+                continue
+            v = getattr(stack, "vis", None) or self.visible_of(c)
+            if v.lasting_steps:
+                steps.extend(v.lasting_steps)
         story = self.story_of(p) if self.stories else -1
         if story >= 0:
             for effect in self.cards[story].effects_when("continuous"):
@@ -356,7 +362,10 @@ class GloomState:
         """R-G14: 5, changed by the lasting effects that apply to ``p``.
         **Decision:** never below 1."""
         total = BASE_DRAW_LIMIT
-        for step in self.held_steps(p):
+        steps = self.held_steps(p)
+        if not steps:
+            return total
+        for step in steps:
             if step.name == "draw_limit":
                 total += step.param
             elif step.name == "draw_limit_per_icon":
