@@ -3,11 +3,11 @@ Spanish (the language follows the browser's Accept-Language), the switch on the
 page is remembered, and the table's card texts and game log come translated.
 Screenshots go to docs/screenshots/ (lobby-ru.png, gloom-table-ru.png, ...).
 
-Skips without /usr/bin/chromium unless CI is set (then it fails)."""
+Uses the browser fixture of tests/browser/conftest.py: skips without /usr/bin/chromium
+unless CI is set (then it fails)."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,27 +18,8 @@ import pytest
 from gloomtable.i18n.cards import read_translation
 from gloomtable.server.testing import ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAX_CLICKS = 12
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing, and under CI the browser tests must run")
-        pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")
