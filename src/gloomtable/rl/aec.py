@@ -146,3 +146,13 @@ class GloomtableAECEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: no window, no process."""
+
+
+def wrapped(e: GloomtableAECEnv) -> Any:
+    """``e`` wrapped as PettingZoo's classic games wrap theirs: an illegal move ends
+    the episode with reward -1, out-of-range actions assert, the call order is checked."""
+    from pettingzoo.utils import wrappers
+
+    out = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)

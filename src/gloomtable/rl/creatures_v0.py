@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
-from gloomtable.rl.aec import GloomtableAECEnv
+from gloomtable.rl.aec import GloomtableAECEnv, wrapped
 from gloomtable.rl.encode_creatures import CreaturesEncoder
 
 NAME = "creatures_v0"
@@ -23,9 +21,6 @@ def raw_env(**kw: Any) -> GloomtableAECEnv:
     return GloomtableAECEnv("creatures", NAME, lambda g: CreaturesEncoder(g.num_players), **kw)
 
 
-def env(**kw: Any):
+def env(**kw: Any) -> Any:
     """The environment as PettingZoo's classic games wrap theirs."""
-    e = raw_env(**kw)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kw))

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
-from gloomtable.rl.aec import GloomtableAECEnv
+from gloomtable.rl.aec import GloomtableAECEnv, wrapped
 from gloomtable.rl.encode_gloom import GloomEncoder
 
 NAME = "gloomier_v0"
@@ -24,9 +22,6 @@ def raw_env(**kw: Any) -> GloomtableAECEnv:
     return GloomtableAECEnv("gloomier", NAME, GloomEncoder, **kw)
 
 
-def env(**kw: Any):
+def env(**kw: Any) -> Any:
     """The environment as PettingZoo's classic games wrap theirs."""
-    e = raw_env(**kw)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kw))
