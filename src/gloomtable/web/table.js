@@ -195,6 +195,9 @@ export class TablePage {
   }
 
   follow(nextId) {
+    // The server's "next_table" message and our own "play again" answer both lead
+    // here; navigating twice would abort the first navigation.
+    if (this.followed) return;
     this.followed = true;
     this.socket.close();
     clearInterval(this.clock);
