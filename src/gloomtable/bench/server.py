@@ -23,10 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -35,20 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.engine import Rng
+from gloomtable.server.testing import ServerProcess
 
-READY_TIMEOUT = 30.0
 GAME = "creatures"
 CONFIG = {"rounds": 100}
 """Long games, so a table keeps moving for the whole measurement."""
 SEATS = 3
 THINK_MS = 250
 """Default pause of every seat before its move: bot tables at a brisk, steady pace."""
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rss_kb(pid: int) -> int:
@@ -65,49 +55,6 @@ def percentile(sorted_values: list[float], q: float) -> float:
         raise ValueError("no values")
     k = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
     return sorted_values[k]
-
-
-class ServerUnderTest:
-    """``gloom serve`` on a free loopback port with a throwaway database."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = _free_port()
-        self.db = workdir / "bench.db"
-        self.log = workdir / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gloomtable.cli.main", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", str(self.db)],
-                stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + READY_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"gloom serve exited with {self.proc.returncode}: "
-                                   f"{self.log.read_text(errors='replace')[-1500:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"gloom serve did not answer on port {self.port} within {READY_TIMEOUT:g} s")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.proc = None
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +173,9 @@ def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
     except ImportError:
         return {"available": False, "reason": "the websockets package is not installed"}
     with tempfile.TemporaryDirectory(prefix="gloom-bench-") as tmp:
-        server = ServerUnderTest(Path(tmp))
+        # The same server process the tests use (python -m gloomtable.server, which is
+        # what `gloom serve` runs), on a free loopback port with a throwaway database.
+        server = ServerProcess(Path(tmp) / "bench.db", log=Path(tmp) / "server.log")
         try:
             server.start()
         except (RuntimeError, OSError) as exc:
@@ -239,7 +188,7 @@ def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
             rss_after = rss_kb(server.proc.pid)
         except Exception as exc:  # report, do not crash the whole bench
             return {"available": False, "reason": f"{type(exc).__name__}: {exc}",
-                    "log": server.log.read_text(errors="replace")[-1000:]}
+                    "log": server.log_path.read_text(errors="replace")[-1000:]}
         finally:
             server.stop()
     lat = sorted(tally.latencies)
