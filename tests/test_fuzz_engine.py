@@ -48,7 +48,7 @@ from test_creatures_properties import (
     recount_round,
     where_is_every_card,
 )
-from test_gloom_properties import scramble_hidden
+from test_gloom_properties import recount_family_value, scramble_hidden
 
 JUNK: list[Any] = [None, "1", "pass", 1.0, 0.0, True, False, [], [1], {}, {"action": 1}, b"\x01",
                    2**70, -(2**70), float("nan"), object()]
@@ -93,24 +93,6 @@ def digest(state: State, events: list[Event]) -> str:
 
 
 # --- per-game checks ----------------------------------------------------------------
-
-
-def recount_family_value(state: Any, p: int) -> int:
-    """R-G25 and R-H9 recomputed without the engine's cardinal-rule code: for each
-    dead Character of ``p``'s family and each dead Guest ``p`` controls, scan its
-    stack from the top for the first card printing each point slot."""
-    guests = [g for g in getattr(state, "guests", ()) if state.controller.get(g) == p]
-    total = 0
-    for c in [*state.families[p], *guests]:
-        stack = [state.cards[i] for i in state.stacks[c]]
-        if stack[-1].type is not CardType.UNTIMELY_DEATH:
-            continue
-        for slot in range(3):
-            for card in reversed(stack):
-                if card.points[slot] is not None:
-                    total += card.points[slot]
-                    break
-    return total
 
 
 class GloomChecks:

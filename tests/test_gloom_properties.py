@@ -34,7 +34,8 @@ def recount_family_value(state: GloomState, p: int) -> int:
     """R-G25 recomputed without the engine's cardinal-rule code: scan each dead
     Character's stack from the top for the first card printing each point slot."""
     total = 0
-    for c in state.members(p):  # chosen Characters and controlled Guests (R-H9)
+    guests = [g for g in state.guests if state.controller[g] == p]
+    for c in [*state.families[p], *guests]:  # chosen Characters and controlled Guests (R-H9)
         stack = [state.cards[i] for i in state.stacks[c]]
         if stack[-1].type is not CardType.UNTIMELY_DEATH:
             continue
