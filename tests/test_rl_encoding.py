@@ -93,3 +93,31 @@ def test_gloom_cache_of_character_encodings_changes_nothing() -> None:
             np.testing.assert_array_equal(warm.encode(view), GloomEncoder(game).encode(view))
         else:
             warm.encode(view)
+
+
+@pytest.mark.parametrize("name,config", [
+    ("gloom", {"players": 4}), ("gloom", {"players": 2, "beginner": True}),
+    ("gloom", {"players": 5}),
+    pytest.param("gloomier", {"players": 3}, marks=needs_gloomier),
+    pytest.param("gloom", {"players": 4, "sets": ["classic", "gloomier"]}, marks=needs_gloomier),
+])
+def test_gloom_observe_from_the_state_equals_encoding_the_view(name: str, config: dict) -> None:
+    """The environments' shortcut ``observe(state, seat)`` reads the state directly;
+    it must give exactly ``encode(state.view(seat))`` for every seat, at every step
+    of whole random games (the view is the hidden-information boundary)."""
+    game = make_game(name, config)
+    fast, ref = GloomEncoder(game), GloomEncoder(game)
+    checked = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while True:
+            for seat in range(game.num_players):
+                np.testing.assert_array_equal(fast.observe(state, seat),
+                                              ref.encode(state.view(seat)))
+                checked += 1
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+    assert checked > 300

@@ -43,6 +43,9 @@ class GloomtableAECEnv(AECEnv):
         self.reward_kind = reward
         self.game: Game = make_game(game_name, config)
         self.encoder = encoder_for(self.game)
+        self._observe = getattr(self.encoder, "observe", None)
+        """``encoder.observe(state, seat)``, an encoder's shortcut for
+        ``encoder.encode(state.view(seat))`` (held equal to it by a test), if it has one."""
         n = self.game.num_players
         self.num_actions = self.game.num_distinct_actions
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -91,15 +94,18 @@ class GloomtableAECEnv(AECEnv):
             self._legal = [] if self.state.is_over() else self.state.legal_actions()
         return self._legal
 
+    def is_legal(self, action: int) -> bool:
+        """Whether the agent to move may play ``action`` now."""
+        return action in self.legal_actions()
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of[agent]
         state = self.state
-        view = state.view(seat)
-        obs = self.encoder.encode(view)
+        fast = self._observe
+        obs = fast(state, seat) if fast is not None else self.encoder.encode(state.view(seat))
         bits = bytearray(self.num_actions)
         if not state.is_over() and state.current_player() == seat:
-            legal = view.get("legal_actions")  # the deciding seat's view lists them
-            for a in legal if legal else self.legal_actions():
+            for a in self.legal_actions():
                 bits[a] = 1
         return {"observation": obs, "action_mask": np.frombuffer(bits, np.int8)}
 
@@ -149,10 +155,9 @@ class GloomtableAECEnv(AECEnv):
 
 
 def wrapped(e: GloomtableAECEnv) -> Any:
-    """``e`` wrapped as PettingZoo's classic games wrap theirs: an illegal move ends
-    the episode with reward -1, out-of-range actions assert, the call order is checked."""
-    from pettingzoo.utils import wrappers
+    """``e`` with the checks PettingZoo's classic games get from their wrappers: an
+    illegal move ends the episode with reward -1, out-of-range actions assert, the
+    call order is checked (all three in one layer, see :mod:`gloomtable.rl.checked`)."""
+    from gloomtable.rl.checked import CheckedEnv
 
-    out = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    out = wrappers.AssertOutOfBoundsWrapper(out)
-    return wrappers.OrderEnforcingWrapper(out)
+    return CheckedEnv(e, illegal_reward=-1)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gloomtable.engine import Game
+from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 from gloomtable.rl.slots import Layout
 
 KINDS = ("choose_family", "choose_character", "set_aside", "play", "respond", "discard",
@@ -95,52 +96,116 @@ class GloomEncoder:
         lay.add("turn", 1, "turns played / 100")
         self.size = lay.size
         self.num_scalars = self.size - self.o_scalar
-        self._target_cache: dict[tuple[Any, ...], tuple[list[int], tuple[int, ...],
-                                                      tuple[float, ...]]] = {}
+        self.beginner = bool(getattr(game, "config", None) and game.config.beginner)
+        self._zero_blocks = [bytes(4 * self.per_target)] * T
+        self.story_lasting = {c.index: bool(c.effects_when("continuous")) for c in game.deck.cards
+                              if str(c.type) == "story"}  # type: ignore[attr-defined]
+        """Stories whose continuous effects may change their holder's draw limit."""
+        self._target_cache: dict[tuple[Any, ...], Any] = {}
+        """Target encodings for :meth:`encode`, by the view's facts that fix them."""
+        self._visible_cache: dict[tuple[int, int, bool], Any] = {}
+        """The same for :meth:`observe`, by the stack's memoised ``Visible`` (kept in
+        the value, so its id cannot be reused while the entry lives), owner, target."""
 
-    def _target_entry(self, ch: dict[str, Any], owner: int,
-                      is_target: bool) -> tuple[list[int], tuple[int, ...], tuple[float, ...]]:
-        """What one Character or Guest view sets: (binary slots, scalar slots, values).
-        Cached by the view's own facts, since most stacks do not change in a step."""
+    def _entry(self, card: int, stack: Any, owner: int, is_target: bool, dead: bool, live: bool,
+               points: Any, icon_slots: Any, self_worth: int) -> tuple[tuple[int, ...], int, bytes]:
+        """What one Character or Guest sets: (its cards' zone slots, its target index or
+        -1, its target block as float32 bytes). Both encoding paths call this."""
         n, z, oc = self.n, self.zones, self.o_card
-        stack = ch["stack"]
         zone = len(ZONES) + owner
         ones = [oc + c * z + zone for c in stack]
         ones.append(oc + stack[-1] * z + 4)
-        t = self.target_slot.get(ch["card"])
+        t = self.target_slot.get(card)
         if t is None:
-            return ones, (), ()
-        base = self.o_target + t * self.per_target
-        ones += [base, base + 1 + owner]
-        if ch["dead"]:
-            ones.append(base + n + 2)
+            return tuple(ones), -1, b""
+        block = [0.0] * self.per_target
+        block[0] = block[1 + owner] = 1.0
+        if dead:
+            block[n + 2] = 1.0
         if is_target:
-            ones.append(base + n + 3)
-        b = base + n + 4
-        pts = ch["points"]
-        ones += [b + i for i in range(3) if pts[i] is not None]
+            block[n + 3] = 1.0
+        b = n + 4
+        for i in range(3):
+            if points[i] is not None:
+                block[b + i] = 1.0
         b += 3
         ni = len(self.icons) + 1
-        for i, icon in enumerate(ch["icon_slots"]):
+        for i, icon in enumerate(icon_slots):
             if icon == "blank":
-                ones.append(b + i * ni)
+                block[b + i * ni] = 1.0
             elif icon in self.icons:
-                ones.append(b + i * ni + 1 + self.icons[icon])
+                block[b + i * ni + 1 + self.icons[icon]] = 1.0
         b += 3 * ni
-        if ch["live_effects"]:
-            ones.append(b)
-        b += 1
-        vals = (ch["self_worth"] / 60.0, (pts[0] or 0) / 20.0, (pts[1] or 0) / 20.0,
-                (pts[2] or 0) / 20.0, len(stack) / 10.0)
-        return ones, (b, b + 1, b + 2, b + 3, b + 4), tuple(_clip(x) for x in vals)
+        if live:
+            block[b] = 1.0
+        vals = (self_worth / 60.0, (points[0] or 0) / 20.0, (points[1] or 0) / 20.0,
+                (points[2] or 0) / 20.0, len(stack) / 10.0)
+        block[b + 1:b + 6] = [_clip(x) for x in vals]
+        return tuple(ones), t, np.asarray(block, np.float32).tobytes()
+
+    def _assemble(self, cardbits: bytearray, blocks: list[bytes], rest: list[float]) -> np.ndarray:
+        """The vector from its three regions: per-card zones (0/1 bytes), the target
+        blocks (float32 bytes, in target order) and everything after them."""
+        out = np.empty(self.size, np.float32)
+        out[:self.o_target] = np.frombuffer(cardbits, np.uint8)
+        out[self.o_target:self.o_story] = np.frombuffer(b"".join(blocks), np.float32)
+        out[self.o_story:] = rest
+        return out
+
+    def _rest(self, me: int, stories: list[tuple[int, int]], kind: str | None, decider: int | None,
+              turn_player: int, families_free: Any, over: bool, plays_left: int,
+              free_plays: Any, hand_sizes: Any, draw_limits: Any, skips: Any, fv: Any,
+              draw_pile: int, turn: int) -> list[float]:
+        """The slots after the target blocks: Stories, the decision, then the scalars.
+        ``stories`` holds (Story card, controller or -1)."""
+        n, o = self.n, self.o_story
+        rest = [0.0] * (self.size - o)
+        for card, owner in stories:
+            s = self.story_slot.get(card)
+            if s is not None:
+                rest[s * (n + 1) + ((owner - me) % n if owner >= 0 else n)] = 1.0
+        if kind is not None:
+            rest[self.o_kind - o + self.kinds.get(kind, len(KINDS))] = 1.0
+            if decider == me:
+                rest[self.o_mine - o] = 1.0
+            if decider is not None and decider >= 0:
+                rest[self.o_dec - o + (decider - me) % n] = 1.0
+        rest[self.o_turn - o + (turn_player - me) % n] = 1.0
+        for f in families_free:
+            rest[self.o_fam - o + f] = 1.0
+        if over:
+            rest[self.o_over - o] = 1.0
+        b = self.o_scalar - o
+        rest[b] = _clip(plays_left / 2.0)
+        for k in free_plays:
+            if k in FREE_PLAY_KINDS:
+                i = b + 1 + FREE_PLAY_KINDS.index(k)
+                rest[i] = min(1.0, rest[i] + 0.5)
+        b += 1 + len(FREE_PLAY_KINDS)
+        for k in range(n):
+            q = (me + k) % n
+            rest[b + k] = _clip(hand_sizes[q] / 10.0)
+            rest[b + n + k] = _clip(draw_limits[q] / 10.0)
+            rest[b + 2 * n + k] = _clip(skips[q] / 3.0)
+            rest[b + 3 * n + k] = _clip(fv[q] / SCORE_SCALE)
+        rest[b + 4 * n] = _clip(draw_pile / self.num_cards)
+        rest[b + 4 * n + 1] = _clip(turn / 100.0)
+        return rest
+
+    def _cached(self, key: tuple[Any, ...], make: Any) -> tuple[tuple[int, ...], int, bytes]:
+        cache = self._target_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            hit = cache[key] = make()
+        return hit
 
     def encode(self, view: dict[str, Any]) -> np.ndarray:
-        """The observation of ``view``: a new float32 array of length :attr:`size`.
-
-        Binary slots are set in a ``bytearray`` converted at once; the few
-        scalars are written with one indexed assignment, then clipped."""
+        """The observation of ``view`` (``state.view(seat)``): a new float32 array of
+        length :attr:`size`. The reference path: :meth:`observe` must equal it."""
         n, me, z, oc = self.n, view["viewer"], self.zones, self.o_card
-        bits = bytearray(self.size)
+        bits = bytearray(self.o_target)
         for c in view["hand"] or ():
             bits[oc + c * z] = 1
         for c in view["discard"]:
@@ -155,72 +220,107 @@ class GloomEncoder:
         for x in view.get("characters_available", ()):
             bits[oc + x["card"] * z + 5] = 1
         tv: list[tuple[dict[str, Any], int]] = []  # (character view, its controller slot)
-        story_slot, o_story = self.story_slot, self.o_story
+        stories: list[tuple[int, int]] = []
         for fam in view["families"]:
             k = (fam["player"] - me) % n
             tv += [(ch, k) for ch in fam["characters"]]
             tv += [(g, k) for g in fam.get("guests", ())]
-            story = fam.get("story")
-            if story is not None and story["card"] in story_slot:
-                bits[o_story + story_slot[story["card"]] * (n + 1) + k] = 1
+            if fam.get("story") is not None:
+                stories.append((fam["story"]["card"], fam["player"]))
         middle = view.get("middle") or {}
         tv += [(g, n) for g in middle.get("guests", ())]
-        for story in middle.get("stories", ()):
-            if story["card"] in story_slot:
-                bits[o_story + story_slot[story["card"]] * (n + 1) + n] = 1
-        sidx: list[int] = []
-        svals: list[float] = []
-        cache = self._target_cache
+        stories += [(s["card"], -1) for s in middle.get("stories", ())]
+        blocks = list(self._zero_blocks)
         for ch, owner in tv:
-            stack = ch["stack"]
             is_target = target is not None and target == ch["card"]
-            key = (ch["card"], owner, tuple(stack), ch["dead"], bool(ch["live_effects"]), is_target,
-                   tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
-            hit = cache.get(key)
-            if hit is None:
-                hit = cache[key] = self._target_entry(ch, owner, is_target)
-                if len(cache) > CACHE_LIMIT:
-                    cache.clear()
-                    cache[key] = hit
-            for i in hit[0]:
+            key = (ch["card"], owner, tuple(ch["stack"]), ch["dead"], bool(ch["live_effects"]),
+                   is_target, tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
+            ones, t, block = self._cached(key, lambda ch=ch, owner=owner, it=is_target: self._entry(
+                ch["card"], ch["stack"], owner, it, ch["dead"], bool(ch["live_effects"]),
+                ch["points"], ch["icon_slots"], ch["self_worth"]))
+            for i in ones:
                 bits[i] = 1
-            sidx += hit[1]
-            svals += hit[2]
+            if t >= 0:
+                blocks[t] = block
         decision = view["decision"]
-        if decision is not None:
-            bits[self.o_kind + self.kinds.get(decision["kind"], len(KINDS))] = 1
-            if decision["player"] == me:
-                bits[self.o_mine] = 1
-            if decision["player"] is not None and decision["player"] >= 0:
-                bits[self.o_dec + (decision["player"] - me) % n] = 1
-        bits[self.o_turn + (view["turn_player"] - me) % n] = 1
-        for f in view["families_available"]:
-            bits[self.o_fam + f["index"]] = 1
-        if view["over"]:
-            bits[self.o_over] = 1
-        out = np.frombuffer(bits, np.uint8).astype(np.float32)
-        sc = [0.0] * self.num_scalars
-        sc[0] = view["plays_left"] / 2.0
-        for kind in view["free_plays"]:
-            if kind in FREE_PLAY_KINDS:
-                sc[1 + FREE_PLAY_KINDS.index(kind)] += 0.5
-        b = 1 + len(FREE_PLAY_KINDS)
-        hs, dl, sk = view["hand_sizes"], view["draw_limits"], view["skips"]
         fv = [0] * n
         for fam in view["families"]:
             fv[fam["player"]] = fam["family_value"]
-        for k in range(n):
-            q = (me + k) % n
-            sc[b + k] = hs[q] / 10.0
-            sc[b + n + k] = dl[q] / 10.0
-            sc[b + 2 * n + k] = sk[q] / 3.0
-            sc[b + 3 * n + k] = fv[q] / SCORE_SCALE
-        sc[b + 4 * n] = view["draw_pile"] / self.num_cards
-        sc[b + 4 * n + 1] = view["turn"] / 100.0
-        out[self.o_scalar:] = [_clip(x) for x in sc]
-        if sidx:
-            out[np.fromiter(sidx, np.intp, len(sidx))] = np.fromiter(svals, np.float32, len(svals))
-        return out
+        rest = self._rest(
+            me, stories, decision["kind"] if decision else None,
+            decision["player"] if decision else None, view["turn_player"],
+            [f["index"] for f in view["families_available"]], view["over"], view["plays_left"],
+            view["free_plays"], view["hand_sizes"], view["draw_limits"], view["skips"], fv,
+            view["draw_pile"], view["turn"])
+        return self._assemble(bits, blocks, rest)
+
+    def observe(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.view(seat))`` without building the view: the environments'
+        hot path. It reads exactly what that view shows (the seat's own hand, the
+        table, counts), and a test holds the two equal position by position."""
+        from gloomtable.games.gloom.view import stack_facts
+
+        n, z, oc = self.n, self.zones, self.o_card
+        bits = bytearray(self.o_target)
+        for c in state.hands[seat]:
+            bits[oc + c * z] = 1
+        for c in state.discard:
+            bits[oc + c * z + 1] = 1
+        for c in state.limbo:
+            bits[oc + c * z + 2] = 1
+        d = state.decision
+        over = state.over
+        target = -2
+        if d.kind == "respond" and d.task is not None:
+            ctx = d.task.ctx
+            bits[oc + ctx.card * z + 3] = 1
+            target = ctx.target
+        elif d.kind == "choose_character" and not over:
+            codec = state.codec
+            for a in d.options:
+                bits[oc + codec.chosen_card(a) * z + 5] = 1
+        blocks = list(self._zero_blocks)
+        controller, visible_of = state.controller, state.visible_of
+        beginner = self.beginner
+        cache = self._visible_cache
+        fv = [0] * n  # Family Values (R-G25), summed on the way: members are the stacks' controllers
+        lasting = [False] * n  # whether any live lasting effect could move a draw limit
+        for c, stack in state.stacks.items():
+            p = controller[c]
+            owner = (p - seat) % n if p >= 0 else n
+            v = stack.vis or visible_of(c)
+            key = (id(v), owner, c == target)
+            hit = cache.get(key)
+            if hit is None or hit[0] is not v:
+                _text, live, dead = stack_facts(v)
+                entry = self._entry(c, stack, owner, c == target, dead,
+                                    bool(live) and not beginner, v.points, v.icon_slots,
+                                    v.self_worth)
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                hit = cache[key] = (v, dead, *entry)
+            for i in hit[2]:
+                bits[i] = 1
+            if hit[3] >= 0:
+                blocks[hit[3]] = hit[4]
+            if p >= 0:
+                if hit[1]:
+                    fv[p] += v.self_worth
+                elif v.lasting_steps:
+                    lasting[p] = True
+        for story, p in state.stories.items():
+            if p >= 0 and self.story_lasting.get(story):
+                lasting[p] = True
+        # Nothing lasting: the base limit (what ``draw_limit`` returns without held steps).
+        limits = [state.draw_limit(q) if lasting[q] and not beginner else BASE_DRAW_LIMIT
+                  for q in range(n)]
+        rest = self._rest(
+            seat, list(state.stories.items()), None if over else d.kind,
+            None if over else d.player, state.turn_player,
+            [f for f, taken in enumerate(state.family_taken) if taken < 0], over,
+            max(0, 2 - state.counted_used), state.free_plays, [len(h) for h in state.hands],
+            limits, state.skips, fv, len(state.draw_pile), state.turn)
+        return self._assemble(bits, blocks, rest)
 
     @staticmethod
     def score(view: dict[str, Any], seat: int) -> float:

@@ -23,13 +23,19 @@ def _live(v: Visible) -> tuple[int, ...]:
     return tuple(live)
 
 
-def character_view(state: GloomState, c: int) -> dict[str, Any]:
-    v = state.visible_of(c)
-    if v.view_facts is None:  # worked out once per stack: the view asks for them often
+def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
+    """(card whose text shows, cards with live effects, dead) of a stack, worked out
+    once per stack: every view and observation asks for them."""
+    if v.view_facts is None:
         text = v.text_card
         v.view_facts = (text.index if text is not None else None, _live(v),
                         v.stack[-1].type is CardType.UNTIMELY_DEATH)
-    text_from, live, dead = v.view_facts
+    return v.view_facts
+
+
+def character_view(state: GloomState, c: int) -> dict[str, Any]:
+    v = state.visible_of(c)
+    text_from, live, dead = stack_facts(v)
     return {
         "card": c,
         "name": state.cards[c].name,
