@@ -45,6 +45,25 @@ class Decoded(NamedTuple):
     index: int = -1  # family or player index
 
 
+class PlayRows(dict[int, tuple[int, ...]]):
+    """``rows[c]``: the ids of playing card ``c`` on each of one set of targets, in id
+    order. Filled on first asking, card by card (see :meth:`Codec.play_rows`)."""
+
+    __slots__ = ("base", "slots", "width")
+
+    def __init__(self, codec: Codec, targets: tuple[int, ...]) -> None:
+        super().__init__()
+        slot = codec.char_slot
+        self.slots = tuple(sorted([slot[c] for c in targets]))
+        self.base = codec.play_base
+        self.width = len(codec.characters)
+
+    def __missing__(self, c: int) -> tuple[int, ...]:
+        base = self.base + c * self.width
+        row = self[c] = tuple([base + s for s in self.slots])
+        return row
+
+
 class Codec:
     """Encodes and decodes actions for one deck."""
 
@@ -67,6 +86,7 @@ class Codec:
         self.claim_base = self.play_base + num_cards * len(characters)
         self.size = self.claim_base + num_cards
         self._decoded: dict[int, Decoded] = {}
+        self._rows: dict[tuple[int, ...], PlayRows] = {}
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -88,6 +108,17 @@ class Codec:
 
     def play(self, c: int, character: int) -> int:
         return self.play_base + c * len(self.characters) + self.char_slot[character]
+
+    def play_rows(self, targets: tuple[int, ...]) -> PlayRows:
+        """The play ids of each card on ``targets`` (memoised: every play decision
+        lists a Modifier on every living Character, and who is living changes only
+        at a death or a revival, so the same rows serve many turns and games)."""
+        rows = self._rows.get(targets)
+        if rows is None:
+            if len(self._rows) > 20_000:
+                self._rows.clear()
+            rows = self._rows[targets] = PlayRows(self, targets)
+        return rows
 
     def claim_story(self, c: int) -> int:
         return self.claim_base + c

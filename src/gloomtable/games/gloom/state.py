@@ -9,6 +9,7 @@ effect that needs a choice simply waits for the answer.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gloomtable.engine import (
@@ -19,7 +20,7 @@ from gloomtable.engine import (
     Result,
     Rng,
 )
-from gloomtable.games.gloom.actions import Kind
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind
 from gloomtable.games.gloom.cards import CardType, Step, Visible, visible
 from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task
 from gloomtable.games.gloom.stack import Stack
@@ -47,8 +48,24 @@ SETUP_ASIDE = "set_aside"
 SETUP_DRAFT = "choose_character"
 UNCONTROLLED = -1  # a Guest or Story in the middle (R-H6)
 PLAY = "play"
+RESPOND = "respond"
 OVER = "over"
 RUNNING = "_running"  # no question is open: the engine is resolving
+
+# The decisions without options, made once: every action passes through both.
+_RUNNING = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
+_PLAY = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
+
+
+def _as_action(action: object) -> int:
+    """An action that is not a plain ``int`` as one: numpy integers too, as RL code
+    sends them; ``bool`` and anything else are malformed."""
+    if isinstance(action, bool):
+        raise MalformedActionError(f"an action is an integer, got {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[call-overload]
+    except TypeError:
+        raise MalformedActionError(f"an action is an integer, got {action!r}") from None
 
 _FREE_FOR = {
     CardType.MODIFIER: ("modifier", "any"),
@@ -56,6 +73,22 @@ _FREE_FOR = {
     CardType.EVENT: ("any",),
 }
 
+
+# Enum members as module constants: looking a member up on its class is slow
+# (Python 3.11), and every action asks a few.
+_MODIFIER, _EVENT, _DEATH = CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH
+_PASS, _DISCARD_HAND, _DISCARD_ONE = Kind.PASS, Kind.DISCARD_HAND, Kind.DISCARD_ONE
+_PLAY_ON, _PLAY_EVENT, _CLAIM = Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY
+
+# The engine's own steps on the task queue (beside the effect primitives).
+FINISH_PLAY = "_finish_play"
+ASK_RESPONSES = "_respond"
+DISCARD_EVENT = "_discard_event"
+FOLLOW = "_follow"
+
+# Event texts that name only a seat, written once.
+_PASSES = tuple(f"Player {p + 1} passes." for p in range(MAX_PLAYERS))
+_LETS_STAND = tuple(f"Player {p + 1} lets it stand." for p in range(MAX_PLAYERS))
 
 _DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
 """What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
@@ -150,20 +183,16 @@ class GloomState:
         if self.over:
             return []
         d = self.decision
+        if d.kind == PLAY:
+            return self._legal_plays()
         if d.kind == SETUP_FAMILY:
             return [self.codec.choose_family(f) for f, seat in enumerate(self.family_taken)
                     if seat < 0]
-        if d.kind == PLAY:
-            return self._legal_plays()
         return list(d.options)
 
     def apply(self, action: int) -> list[Event]:
-        if isinstance(action, bool):
-            raise MalformedActionError(f"an action is an integer, got {action!r}")
-        try:
-            action = operator.index(action)  # numpy integers too, as RL code sends them
-        except TypeError:
-            raise MalformedActionError(f"an action is an integer, got {action!r}") from None
+        if type(action) is not int:
+            action = _as_action(action)
         if not 0 <= action < self.codec.size:
             raise MalformedActionError(
                 f"action {action} is outside this game's action space 0..{self.codec.size - 1}")
@@ -175,17 +204,19 @@ class GloomState:
                                      [(a, self.action_to_string(a)) for a in legal])
         self._events = []
         d = self.decision
-        self.decision = Decision(d.player, RUNNING)
-        if d.kind == SETUP_FAMILY:
-            self._choose_family(d.player, action - self.codec.family_base)
-        elif d.kind == SETUP_ASIDE:
-            self._set_aside(d.player, self.codec.chosen_card(action))
-        elif d.kind == SETUP_DRAFT:
-            self._draft(d.player, self.codec.chosen_card(action))
-        elif d.kind == PLAY:
+        kind = d.kind
+        self.decision = _RUNNING[d.player]
+        # The commonest kinds first: a play, then the answers to it.
+        if kind == PLAY:
             self._play(action)
-        elif d.kind == "respond":
+        elif kind == RESPOND:
             self._respond(d, action)
+        elif kind == SETUP_FAMILY:
+            self._choose_family(d.player, action - self.codec.family_base)
+        elif kind == SETUP_ASIDE:
+            self._set_aside(d.player, self.codec.chosen_card(action))
+        elif kind == SETUP_DRAFT:
+            self._draft(d.player, self.codec.chosen_card(action))
         else:
             assert d.task is not None
             self._resume(d.task, action)
@@ -595,12 +626,13 @@ class GloomState:
             for effect in self.cards[story].effects_when("immediate"):
                 self.push_steps(Ctx(p, story, -1, ()), effect.steps)
 
-    def _follow(self, ctx: Ctx) -> None:
+    def _follow(self, task: Task) -> None:
         """R-H7: after a card resolves on a Character, each Guest whose live persistent
         'follows' matches it joins that Character's family with its whole stack.
         **Decision:** nothing moves when the Character is itself in the middle."""
         if self.over or self.game.config.beginner:
             return
+        ctx = task.ctx
         card = self.cards[ctx.card]
         dest = self.controller.get(ctx.target, UNCONTROLLED)
         if dest < 0:
@@ -686,7 +718,7 @@ class GloomState:
                 extra = sum(st.param for st in self.held_steps(p) if st.name == "turn_draw")
             if extra:
                 self.draw(p, extra)
-            self.decision = Decision(p, PLAY)
+            self.decision = _PLAY[p]
             return
 
     def _end_turn(self) -> None:
@@ -695,9 +727,6 @@ class GloomState:
         if want > 0:
             self.draw(p, want)
         self._begin_turn((p + 1) % self.n)
-
-    def _can_still_play(self) -> bool:
-        return self.counted_used < 2 or bool(self.free_plays)
 
     def _free_for(self, ctype: CardType) -> str | None:
         for kind in _FREE_FOR[ctype]:
@@ -716,10 +745,8 @@ class GloomState:
             out.append(codec.DISCARD_HAND)
         # Built in action-id order (ids grow with the card, then the target slot), so
         # the list comes out sorted without sorting the long part of it.
-        living = self.living_characters()
-        slot = codec.char_slot
-        living_slots = sorted([slot[ch] for ch in living])
-        width = len(codec.characters)
+        living = tuple(self.living_characters())
+        rows = codec.play_rows(living)
         negative: list[int] | None = None
         edition1 = counted and self.game.config.edition == 1
         first = counted and self.counted_used == 0
@@ -729,19 +756,16 @@ class GloomState:
         for c in sorted(hand):
             t = cards[c].type
             free = self._free_for(t) if free_plays else None
-            if t is CardType.MODIFIER:
+            if t is _MODIFIER:
                 if counted or free:
-                    base = codec.play_base + c * width
-                    plays.extend([base + sl for sl in living_slots])
-            elif t is CardType.EVENT:
+                    plays.extend(rows[c])
+            elif t is _EVENT:
                 if counted or free:
                     short.append(codec.event_base + c)
-            elif t is CardType.UNTIMELY_DEATH and (free or first):
+            elif t is _DEATH and (free or first):
                 if negative is None:
-                    negative = [sl for ch, sl in zip(living, (slot[ch] for ch in living), strict=True)
-                                if self.visible_of(ch).self_worth < 0]
-                    negative.sort()
-                base = codec.play_base + c * width
+                    negative = self._negative_slots(living)
+                base = rows.base + c * rows.width
                 plays.extend([base + sl for sl in negative])
             if edition1:
                 short.append(codec.discard_one_base + c)
@@ -753,6 +777,18 @@ class GloomState:
             out.extend(sorted(codec.claim_story(s) for s in self.stories if self.can_claim(p, s)))
         return out
 
+    def _negative_slots(self, living: tuple[int, ...]) -> list[int]:
+        """Target slots of the ``living`` with negative Self-Worth (R-G11), sorted."""
+        slot, stacks = self.codec.char_slot, self.stacks
+        out = []
+        for ch in living:
+            # A stack's remembered Visible, without a call, when it has one.
+            v = getattr(stacks[ch], "vis", None) or self.visible_of(ch)
+            if v.self_worth < 0:
+                out.append(slot[ch])
+        out.sort()
+        return out
+
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is in :meth:`legal_actions`, without building the list
         (``apply`` asks this on every action). A test holds the two equal."""
@@ -760,7 +796,9 @@ class GloomState:
             return False
         d = self.decision
         if d.kind != PLAY:
-            return action in self.legal_actions()
+            if d.kind == SETUP_FAMILY:
+                return action in self.legal_actions()
+            return action in d.options  # what legal_actions lists for every other kind
         counted = self.counted_used < 2
         codec = self.codec
         if action == codec.PASS:
@@ -768,23 +806,26 @@ class GloomState:
         if action == codec.DISCARD_HAND:
             return counted and bool(self.hands[d.player]) and self.game.config.edition == 2
         dec = codec.decode(action)
-        if dec.kind is Kind.CLAIM_STORY:
+        kind = dec.kind
+        if kind is _CLAIM:
             return counted and dec.card in self.stories and self.can_claim(d.player, dec.card)
         if dec.card < 0 or dec.card not in self.hands[d.player]:
             return False
-        if dec.kind is Kind.DISCARD_ONE:
+        if kind is _DISCARD_ONE:
             return counted and self.game.config.edition == 1
         t = self.cards[dec.card].type
         free = self._free_for(t) if self.free_plays else None
-        if dec.kind is Kind.PLAY_EVENT:
-            return t is CardType.EVENT and (counted or free is not None)
-        if dec.kind is not Kind.PLAY or dec.target not in self.stacks or self.is_dead(dec.target):
+        if kind is _PLAY_EVENT:
+            return t is _EVENT and (counted or free is not None)
+        target = dec.target
+        if kind is not _PLAY_ON or target not in self.stacks \
+                or self.stacks[target][-1] in self.game.deaths:  # dead (R-G23)
             return False
-        if t is CardType.MODIFIER:
+        if t is _MODIFIER:
             return counted or free is not None
-        if t is CardType.UNTIMELY_DEATH:
+        if t is _DEATH:
             return ((free is not None or (counted and self.counted_used == 0))
-                    and self.visible_of(dec.target).self_worth < 0)
+                    and self.visible_of(target).self_worth < 0)
         return False
 
     def _why_illegal(self, action: int) -> str:
@@ -831,49 +872,54 @@ class GloomState:
     def _play(self, action: int) -> None:
         p = self.turn_player
         dec = self.codec.decode(action)
-        if dec.kind is Kind.PASS:
+        kind = dec.kind
+        if kind is _PASS:
             if self.counted_used < 2:
                 self.counted_used += 1
-                self.emit("pass", f"Player {p + 1} passes.", player=p)
+                self.emit("pass", _PASSES[p], player=p)
             else:
                 self.free_plays = []
                 self.emit("pass", f"Player {p + 1} forgoes their free plays.", player=p)
             return
-        if dec.kind is Kind.DISCARD_HAND:
+        if kind is _DISCARD_HAND:
             self.counted_used += 1
             self.discard.extend(self.hands[p])
             self.emit("discard_hand", f"Player {p + 1} discards their hand "
                       f"({len(self.hands[p])} cards).", player=p, amount=len(self.hands[p]))
             self.hands[p] = []
             return
-        if dec.kind is Kind.DISCARD_ONE:
+        if kind is _DISCARD_ONE:
             self.counted_used += 1
             self.discard_from_hand(p, dec.card)
             return
-        if dec.kind is Kind.CLAIM_STORY:
+        if kind is _CLAIM:
             self.counted_used += 1
             self._claim(p, dec.card)
             return
-        card = self.cards[dec.card]
-        free = self._free_for(card.type)
+        c = dec.card
+        card = self.cards[c]
+        free = self._free_for(card.type) if self.free_plays else None
         if free is not None:
             self.free_plays.remove(free)
         else:
             self.counted_used += 1
-        self.hands[p].remove(dec.card)
-        self.limbo.append(dec.card)
-        target = dec.target if dec.kind is Kind.PLAY else -1
-        icons = self.visible_of(target).icons if target >= 0 else ()
-        on = f" on {self.name(target)}" if target >= 0 else ""
-        self.emit("play", f"Player {p + 1} plays {card.name}{on}.", player=p,
-                  card=dec.card, target=None if target < 0 else target)
-        # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
-        resolver = self.controller[target] if target >= 0 else p
-        ctx = Ctx(resolver, dec.card, target, icons)
+        self.hands[p].remove(c)
+        self.limbo.append(c)
+        if kind is _PLAY_ON:
+            target = dec.target
+            icons = self.visible_of(target).icons
+            # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
+            resolver = self.controller[target]
+            self.emit("play", f"Player {p + 1} plays {card.name} on {self.cards[target].name}.",
+                      player=p, card=c, target=target)
+        else:
+            target, icons, resolver = -1, (), p
+            self.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
+        ctx = Ctx(resolver, c, target, icons)
         self.cancelled = False
-        self.queue.append(Task("_finish_play", ctx, None))
+        self.queue.append(Task(FINISH_PLAY, ctx, None))
         if card.type in self.game.answerable and not self.game.config.beginner:
-            self.queue.append(Task("_respond", ctx, None, (1,)))
+            self.queue.append(Task(ASK_RESPONSES, ctx, None, (1,)))
 
     # --- responses (R-G20) ------------------------------------------------------
 
@@ -882,13 +928,13 @@ class GloomState:
         if not answers:
             return (self.codec.PASS,)
         base = self.codec.respond_base
-        return (self.codec.PASS, *sorted(base + c for c in self.hands[q] if c in answers))
+        return (self.codec.PASS, *sorted([base + c for c in self.hands[q] if c in answers]))
 
     def _respond(self, d: Decision, action: int) -> None:
         assert d.task is not None
         task = d.task
         if action == self.codec.PASS:
-            self.emit("respond_pass", f"Player {d.player + 1} lets it stand.", player=d.player)
+            self.emit("respond_pass", _LETS_STAND[d.player], player=d.player)
             self.queue.append(Task(task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub))
             return
         c = action - self.codec.respond_base
@@ -906,25 +952,25 @@ class GloomState:
 
     def _run(self) -> None:
         """Run queued tasks until someone is asked a question or the game ends."""
+        queue = self.queue
         while not self.over and self.decision.kind == RUNNING:
-            if not self.queue:
-                if self._can_still_play():
-                    self.decision = Decision(self.turn_player, PLAY)
+            if not queue:
+                if self.counted_used < 2 or self.free_plays:  # the turn player may still play
+                    self.decision = _PLAY[self.turn_player]
                 else:
                     self._end_turn()
                 continue
-            task = self.queue.pop()
-            if task.step == "_finish_play":
-                self._finish_play(task.ctx)
-            elif task.step == "_follow":
-                self._follow(task.ctx)
-            elif task.step == "_respond":
-                self._ask_respond(task)
-            elif task.step == "_discard_event":
-                self.limbo.remove(task.ctx.card)
-                self.discard.append(task.ctx.card)
+            task = queue.pop()
+            own = _ENGINE_STEPS.get(task.step)
+            if own is not None:
+                own(self, task)
             else:
                 PRIMITIVES[task.step].handler(self, task, None)  # type: ignore[misc]
+
+    def _discard_event(self, task: Task) -> None:
+        """R-G16: an Event goes to the discard pile once its effects are resolved."""
+        self.limbo.remove(task.ctx.card)
+        self.discard.append(task.ctx.card)
 
     def _ask_respond(self, task: Task) -> None:
         """Ask the next other player in turn order. **Decision:** every other player
@@ -934,9 +980,10 @@ class GloomState:
         if self.cancelled or idx >= self.n:
             return
         q = (self.turn_player + idx) % self.n
-        self.decision = Decision(q, "respond", self._respond_options(q, task.ctx.card), task)
+        self.decision = Decision(q, RESPOND, self._respond_options(q, task.ctx.card), task)
 
-    def _finish_play(self, ctx: Ctx) -> None:
+    def _finish_play(self, task: Task) -> None:
+        ctx = task.ctx
         card = self.cards[ctx.card]
         if self.cancelled:
             self.cancelled = False
@@ -944,20 +991,20 @@ class GloomState:
             self.discard.append(ctx.card)
             return
         beginner = self.game.config.beginner
-        if card.type is CardType.EVENT:
+        if card.type is _EVENT:
             # R-G16: an Event is resolved by its player, then discarded.
-            self.queue.append(Task("_discard_event", ctx, None))
+            self.queue.append(Task(DISCARD_EVENT, ctx, None))
         else:
             self.limbo.remove(ctx.card)
             self.stacks[ctx.target].append(ctx.card)
-            if card.type is CardType.UNTIMELY_DEATH:
+            if card.type is _DEATH:
                 owner = self.controller[ctx.target]
                 self.emit("death", f"{self.name(ctx.target)} dies: {card.name}.",
                           card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
                 if self._check_end():
                     return
             if self.guests:
-                self.queue.append(Task("_follow", ctx, None))  # after the effects (R-H7)
+                self.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
         if ctx.resolver < 0:
             return  # **Decision:** nobody resolves a card played on a Guest in the middle
         if not beginner:
@@ -993,7 +1040,7 @@ class GloomState:
         dec = codec.decode(action)
         d = self.decision
         if dec.kind is Kind.PASS:
-            if d.kind == "respond":
+            if d.kind == RESPOND:
                 return "let it stand (no response)"
             return "pass" if self.counted_used < 2 else "end the turn (forgo free plays)"
         if dec.kind is Kind.DISCARD_HAND:
@@ -1045,3 +1092,12 @@ class GloomState:
         from gloomtable.games.gloom.render import render_text
 
         return render_text(self, player)
+
+
+_ENGINE_STEPS: dict[str, Callable[[GloomState, Task], None]] = {
+    FINISH_PLAY: GloomState._finish_play,
+    ASK_RESPONSES: GloomState._ask_respond,
+    DISCARD_EVENT: GloomState._discard_event,
+    FOLLOW: GloomState._follow,
+}
+"""The engine's own queued steps, by name (anything else is an effect primitive)."""
