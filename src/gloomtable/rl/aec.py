@@ -24,6 +24,8 @@ from gloomtable.engine import ConfigError, Game, State
 from gloomtable.games import make_game
 
 REWARDS = ("win_share", "shaped")
+SHORT_MASK = 4
+"""Action masks of at most this many legal actions are kept and copied, not rebuilt."""
 SEED_BOUND = 2**63 - 1
 
 
@@ -58,6 +60,7 @@ class GloomtableAECEnv(AECEnv):
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.num_actions)
                               for a in self.possible_agents}
         self._seeds = np.random.default_rng()
+        self._masks: dict[tuple[int, ...], bytearray] = {}
         self.state: State = self.game.new_initial_state(0)
         self.agents = []
 
@@ -103,11 +106,26 @@ class GloomtableAECEnv(AECEnv):
         state = self.state
         fast = self._observe
         obs = fast(state, seat) if fast is not None else self.encoder.encode(state.view(seat))
-        bits = bytearray(self.num_actions)
-        if not state.is_over() and state.current_player() == seat:
-            for a in self.legal_actions():
-                bits[a] = 1
+        if state.is_over() or state.current_player() != seat:
+            return {"observation": obs, "action_mask": np.zeros(self.num_actions, np.int8)}
+        legal = self.legal_actions()
+        if len(legal) <= SHORT_MASK:  # mostly "let it stand": the same few masks again and again
+            key = tuple(legal)
+            bits = self._masks.get(key)
+            if bits is None:
+                if len(self._masks) >= 4096:
+                    self._masks.clear()
+                bits = self._masks[key] = self._mask_bits(legal)
+            bits = bytearray(bits)
+        else:
+            bits = self._mask_bits(legal)
         return {"observation": obs, "action_mask": np.frombuffer(bits, np.int8)}
+
+    def _mask_bits(self, legal: list[int]) -> bytearray:
+        bits = bytearray(self.num_actions)
+        for a in legal:
+            bits[a] = 1
+        return bits
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -12,12 +12,14 @@ per-step value comes from ``view(seat)``.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
 
 from gloomtable.engine import Game
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
+from gloomtable.games.gloom.view import stack_facts
 from gloomtable.rl.slots import Layout
 
 KINDS = ("choose_family", "choose_character", "set_aside", "play", "respond", "discard",
@@ -28,6 +30,9 @@ FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
 ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
 """Per-card zones besides "in a stack of relative seat k" and "in a stack in the middle"."""
 SCORE_SCALE = 100.0
+ONE_F32 = array("f", [1.0]).tobytes()
+LIMIT_STEPS = frozenset({"draw_limit", "draw_limit_per_icon"})
+"""The lasting steps ``GloomState.draw_limit`` adds up; without one the limit is the base."""
 CACHE_LIMIT = 10_000
 """Cached Character encodings kept at most (then the cache starts over)."""
 
@@ -46,6 +51,29 @@ def _deck_facts(game: Game) -> tuple[int, list[int], list[int], list[str], int]:
 
 def _clip(x: float) -> float:
     return -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
+
+
+_UNSEEN = object()
+"""Not a ``Visible``: marks a stack never encoded (a stack's own ``vis`` may be ``None``)."""
+
+
+class _Table:
+    """The stacks' part of one seat's observation: each stack's entry and controller,
+    the zone bytes and target blocks they set, and per seat the Family Value and the
+    number of living stacks whose lasting effects move the draw limit."""
+
+    __slots__ = ("bases", "bits", "blocks", "cards", "fv", "lasting", "ps", "vs")
+
+    def __init__(self, cards: list[int], size: int, blocks: list[bytes], n: int) -> None:
+        self.cards = cards
+        self.vs: list[Any] = [_UNSEEN] * len(cards)
+        """Each stack's ``Visible`` when last encoded."""
+        self.ps = [-2] * len(cards)
+        self.bases: list[Any] = [None] * len(cards)
+        self.bits = bytearray(size)
+        self.blocks = blocks
+        self.fv = [0] * n
+        self.lasting = [0] * n
 
 
 class GloomEncoder:
@@ -96,34 +124,39 @@ class GloomEncoder:
         lay.add("turn", 1, "turns played / 100")
         self.size = lay.size
         self.num_scalars = self.size - self.o_scalar
+        o = self.o_story
+        self._rest_size = self.size - o
+        self._r = {"kind": self.o_kind - o, "mine": self.o_mine - o, "dec": self.o_dec - o,
+                   "turn": self.o_turn - o, "fam": self.o_fam - o, "over": self.o_over - o,
+                   "scalar": self.o_scalar - o}
+        """Offsets of the slots after the target blocks, relative to their start."""
+        self._free_slot = {k: 1 + i for i, k in enumerate(FREE_PLAY_KINDS)}
+        self._orders = [[(me + k) % n for k in range(n)] for me in range(n)]
+        """Per viewer: the seats in relative order (viewer first)."""
         self.beginner = bool(getattr(game, "config", None) and game.config.beginner)
         self._zero_blocks = [bytes(4 * self.per_target)] * T
-        self.story_lasting = {c.index: bool(c.effects_when("continuous")) for c in game.deck.cards
-                              if str(c.type) == "story"}  # type: ignore[attr-defined]
-        """Stories whose continuous effects may change their holder's draw limit."""
+        self.story_lasting = {c.index: any(st.name in LIMIT_STEPS for e in c.effects_when("continuous")
+                                           for st in e.steps)
+                              for c in game.deck.cards if str(c.type) == "story"}  # type: ignore[attr-defined]
+        """Stories whose continuous effects change their holder's draw limit."""
         self._target_cache: dict[tuple[Any, ...], Any] = {}
         """Target encodings for :meth:`encode`, by the view's facts that fix them."""
-        self._visible_cache: dict[tuple[int, int, bool], Any] = {}
-        """The same for :meth:`observe`, by the stack's memoised ``Visible`` (kept in
-        the value, so its id cannot be reused while the entry lives), owner, target."""
+        self._tables: list[_Table | None] = [None] * n
+        """Per seat: the stacks' part of its last observation (see :meth:`_table`)."""
+        self._blocks: dict[tuple[Any, ...], bytes] = {}
+        self._bases: dict[int, Any] = {}
+        """:meth:`_base` by ``id(Visible)``; the value keeps the ``Visible`` alive, so
+        its id cannot be reused while the entry lives."""
 
-    def _entry(self, card: int, stack: Any, owner: int, is_target: bool, dead: bool, live: bool,
-               points: Any, icon_slots: Any, self_worth: int) -> tuple[tuple[int, ...], int, bytes]:
-        """What one Character or Guest sets: (its cards' zone slots, its target index or
-        -1, its target block as float32 bytes). Both encoding paths call this."""
-        n, z, oc = self.n, self.zones, self.o_card
-        zone = len(ZONES) + owner
-        ones = [oc + c * z + zone for c in stack]
-        ones.append(oc + stack[-1] * z + 4)
-        t = self.target_slot.get(card)
-        if t is None:
-            return tuple(ones), -1, b""
+    def _base_block(self, dead: bool, live: bool, points: Any, icon_slots: Any,
+                    self_worth: int, height: int) -> list[float]:
+        """One Character's or Guest's target block, but for the two slots that depend
+        on who looks (controller, target of the card being played)."""
+        n = self.n
         block = [0.0] * self.per_target
-        block[0] = block[1 + owner] = 1.0
+        block[0] = 1.0
         if dead:
             block[n + 2] = 1.0
-        if is_target:
-            block[n + 3] = 1.0
         b = n + 4
         for i in range(3):
             if points[i] is not None:
@@ -139,57 +172,84 @@ class GloomEncoder:
         if live:
             block[b] = 1.0
         vals = (self_worth / 60.0, (points[0] or 0) / 20.0, (points[1] or 0) / 20.0,
-                (points[2] or 0) / 20.0, len(stack) / 10.0)
+                (points[2] or 0) / 20.0, height / 10.0)
         block[b + 1:b + 6] = [_clip(x) for x in vals]
-        return tuple(ones), t, np.asarray(block, np.float32).tobytes()
+        return block
 
-    def _assemble(self, cardbits: bytearray, blocks: list[bytes], rest: list[float]) -> np.ndarray:
-        """The vector from its three regions: per-card zones (0/1 bytes), the target
-        blocks (float32 bytes, in target order) and everything after them."""
+    def _owned(self, card: int, stack: Any, owner: int,
+               base: list[float]) -> tuple[tuple[int, ...], int, bytes]:
+        """What one Character or Guest sets as seen from relative seat ``owner``: (its
+        cards' zone slots, its target index or -1, its target block as float32 bytes)."""
+        z, oc = self.zones, self.o_card
+        zone = len(ZONES) + owner
+        ones = [oc + c * z + zone for c in stack]
+        ones.append(oc + stack[-1] * z + 4)
+        t = self.target_slot.get(card)
+        if t is None:
+            return tuple(ones), -1, b""
+        block = list(base)
+        block[1 + owner] = 1.0
+        return tuple(ones), t, array("f", block).tobytes()
+
+    def _assemble(self, cardbits: bytearray, blocks: list[bytes], rest: list[float],
+                  target_slot: int) -> np.ndarray:
+        """The vector from its regions: per-card zones (0/1 bytes), then the target
+        blocks (float32 bytes, in target order) and everything after them; then the
+        "target of the card being played" slot of ``target_slot`` (-1: none)."""
         out = np.empty(self.size, np.float32)
         out[:self.o_target] = np.frombuffer(cardbits, np.uint8)
-        out[self.o_target:self.o_story] = np.frombuffer(b"".join(blocks), np.float32)
-        out[self.o_story:] = rest
+        blocks.append(array("f", rest).tobytes())
+        out[self.o_target:] = np.frombuffer(b"".join(blocks), np.float32)
+        if target_slot >= 0:
+            out[self.o_target + target_slot * self.per_target + self.n + 3] = 1.0
         return out
 
-    def _rest(self, me: int, stories: list[tuple[int, int]], kind: str | None, decider: int | None,
+    def _rest(self, me: int, stories: Any, kind: str | None, decider: int | None,
               turn_player: int, families_free: Any, over: bool, plays_left: int,
               free_plays: Any, hand_sizes: Any, draw_limits: Any, skips: Any, fv: Any,
               draw_pile: int, turn: int) -> list[float]:
         """The slots after the target blocks: Stories, the decision, then the scalars.
-        ``stories`` holds (Story card, controller or -1)."""
-        n, o = self.n, self.o_story
-        rest = [0.0] * (self.size - o)
+        ``stories`` holds (Story card, controller or -1). Counts are never negative,
+        so only Family Values need clipping below."""
+        n, r = self.n, self._r
+        rest = [0.0] * self._rest_size
         for card, owner in stories:
             s = self.story_slot.get(card)
             if s is not None:
                 rest[s * (n + 1) + ((owner - me) % n if owner >= 0 else n)] = 1.0
         if kind is not None:
-            rest[self.o_kind - o + self.kinds.get(kind, len(KINDS))] = 1.0
+            rest[r["kind"] + self.kinds.get(kind, len(KINDS))] = 1.0
             if decider == me:
-                rest[self.o_mine - o] = 1.0
+                rest[r["mine"]] = 1.0
             if decider is not None and decider >= 0:
-                rest[self.o_dec - o + (decider - me) % n] = 1.0
-        rest[self.o_turn - o + (turn_player - me) % n] = 1.0
+                rest[r["dec"] + (decider - me) % n] = 1.0
+        rest[r["turn"] + (turn_player - me) % n] = 1.0
+        o = r["fam"]
         for f in families_free:
-            rest[self.o_fam - o + f] = 1.0
+            rest[o + f] = 1.0
         if over:
-            rest[self.o_over - o] = 1.0
-        b = self.o_scalar - o
-        rest[b] = _clip(plays_left / 2.0)
+            rest[r["over"]] = 1.0
+        b = r["scalar"]
+        rest[b] = plays_left / 2.0 if plays_left < 2 else 1.0
         for k in free_plays:
-            if k in FREE_PLAY_KINDS:
-                i = b + 1 + FREE_PLAY_KINDS.index(k)
-                rest[i] = min(1.0, rest[i] + 0.5)
+            i = self._free_slot.get(k)
+            if i is not None:
+                rest[b + i] = 1.0 if rest[b + i] else 0.5
         b += 1 + len(FREE_PLAY_KINDS)
-        for k in range(n):
-            q = (me + k) % n
-            rest[b + k] = _clip(hand_sizes[q] / 10.0)
-            rest[b + n + k] = _clip(draw_limits[q] / 10.0)
-            rest[b + 2 * n + k] = _clip(skips[q] / 3.0)
-            rest[b + 3 * n + k] = _clip(fv[q] / SCORE_SCALE)
-        rest[b + 4 * n] = _clip(draw_pile / self.num_cards)
-        rest[b + 4 * n + 1] = _clip(turn / 100.0)
+        order = self._orders[me]
+        for k, q in enumerate(order, b):
+            x = hand_sizes[q] / 10.0
+            rest[k] = x if x < 1.0 else 1.0
+            x = draw_limits[q] / 10.0
+            rest[k + n] = x if x < 1.0 else 1.0
+            x = skips[q] / 3.0
+            rest[k + 2 * n] = x if x < 1.0 else 1.0
+            x = fv[q] / SCORE_SCALE
+            rest[k + 3 * n] = -1.0 if x < -1.0 else x if x < 1.0 else 1.0
+        x = draw_pile / self.num_cards
+        rest[b + 4 * n] = x if x < 1.0 else 1.0
+        x = turn / 100.0
+        rest[b + 4 * n + 1] = x if x < 1.0 else 1.0
         return rest
 
     def _cached(self, key: tuple[Any, ...], make: Any) -> tuple[tuple[int, ...], int, bytes]:
@@ -232,12 +292,12 @@ class GloomEncoder:
         stories += [(s["card"], -1) for s in middle.get("stories", ())]
         blocks = list(self._zero_blocks)
         for ch, owner in tv:
-            is_target = target is not None and target == ch["card"]
             key = (ch["card"], owner, tuple(ch["stack"]), ch["dead"], bool(ch["live_effects"]),
-                   is_target, tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
-            ones, t, block = self._cached(key, lambda ch=ch, owner=owner, it=is_target: self._entry(
-                ch["card"], ch["stack"], owner, it, ch["dead"], bool(ch["live_effects"]),
-                ch["points"], ch["icon_slots"], ch["self_worth"]))
+                   tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
+            ones, t, block = self._cached(key, lambda ch=ch, owner=owner: self._owned(
+                ch["card"], ch["stack"], owner, self._base_block(
+                    ch["dead"], bool(ch["live_effects"]), ch["points"], ch["icon_slots"],
+                    ch["self_worth"], len(ch["stack"]))))
             for i in ones:
                 bits[i] = 1
             if t >= 0:
@@ -252,16 +312,16 @@ class GloomEncoder:
             [f["index"] for f in view["families_available"]], view["over"], view["plays_left"],
             view["free_plays"], view["hand_sizes"], view["draw_limits"], view["skips"], fv,
             view["draw_pile"], view["turn"])
-        return self._assemble(bits, blocks, rest)
+        return self._assemble(bits, blocks, rest,
+                              -1 if target is None else self.target_slot.get(target, -1))
 
     def observe(self, state: Any, seat: int) -> np.ndarray:
         """``encode(state.view(seat))`` without building the view: the environments'
         hot path. It reads exactly what that view shows (the seat's own hand, the
         table, counts), and a test holds the two equal position by position."""
-        from gloomtable.games.gloom.view import stack_facts
-
-        n, z, oc = self.n, self.zones, self.o_card
-        bits = bytearray(self.o_target)
+        table = self._table(state, seat)
+        bits = bytearray(table.bits)  # the stacks' cards; every other card is elsewhere
+        z, oc = self.zones, self.o_card
         for c in state.hands[seat]:
             bits[oc + c * z] = 1
         for c in state.discard:
@@ -270,7 +330,7 @@ class GloomEncoder:
             bits[oc + c * z + 2] = 1
         d = state.decision
         over = state.over
-        target = -2
+        target = -1
         if d.kind == "respond" and d.task is not None:
             ctx = d.task.ctx
             bits[oc + ctx.card * z + 3] = 1
@@ -279,48 +339,107 @@ class GloomEncoder:
             codec = state.codec
             for a in d.options:
                 bits[oc + codec.chosen_card(a) * z + 5] = 1
-        blocks = list(self._zero_blocks)
-        controller, visible_of = state.controller, state.visible_of
-        beginner = self.beginner
-        cache = self._visible_cache
-        fv = [0] * n  # Family Values (R-G25), summed on the way: members are the stacks' controllers
-        lasting = [False] * n  # whether any live lasting effect could move a draw limit
-        for c, stack in state.stacks.items():
-            p = controller[c]
-            owner = (p - seat) % n if p >= 0 else n
-            v = stack.vis or visible_of(c)
-            key = (id(v), owner, c == target)
-            hit = cache.get(key)
-            if hit is None or hit[0] is not v:
-                _text, live, dead = stack_facts(v)
-                entry = self._entry(c, stack, owner, c == target, dead,
-                                    bool(live) and not beginner, v.points, v.icon_slots,
-                                    v.self_worth)
-                if len(cache) >= CACHE_LIMIT:
-                    cache.clear()
-                hit = cache[key] = (v, dead, *entry)
-            for i in hit[2]:
-                bits[i] = 1
-            if hit[3] >= 0:
-                blocks[hit[3]] = hit[4]
-            if p >= 0:
-                if hit[1]:
-                    fv[p] += v.self_worth
-                elif v.lasting_steps:
-                    lasting[p] = True
-        for story, p in state.stories.items():
-            if p >= 0 and self.story_lasting.get(story):
-                lasting[p] = True
+        lasting = table.lasting
+        if state.stories:
+            lasting = list(lasting)  # the table's counts stay the stacks' own
+            for story, p in state.stories.items():
+                if p >= 0 and self.story_lasting.get(story):
+                    lasting[p] = 1
         # Nothing lasting: the base limit (what ``draw_limit`` returns without held steps).
-        limits = [state.draw_limit(q) if lasting[q] and not beginner else BASE_DRAW_LIMIT
+        n = self.n
+        limits = [state.draw_limit(q) if lasting[q] and not self.beginner else BASE_DRAW_LIMIT
                   for q in range(n)]
         rest = self._rest(
-            seat, list(state.stories.items()), None if over else d.kind,
+            seat, state.stories.items(), None if over else d.kind,
             None if over else d.player, state.turn_player,
             [f for f, taken in enumerate(state.family_taken) if taken < 0], over,
             max(0, 2 - state.counted_used), state.free_plays, [len(h) for h in state.hands],
-            limits, state.skips, fv, len(state.draw_pile), state.turn)
-        return self._assemble(bits, blocks, rest)
+            limits, state.skips, table.fv, len(state.draw_pile), state.turn)
+        return self._assemble(bits, list(table.blocks), rest,
+                              -1 if target < 0 else self.target_slot.get(target, -1))
+
+    def _base(self, c: int, stack: Any, v: Any) -> tuple[Any, ...]:
+        """What a stack sets whoever looks: (its ``Visible``, dead, moves a draw limit,
+        its cards' zone offsets, its top card's, its target index or -1, its target block
+        as float32 bytes with the controller slots empty). Cached by ``Visible`` (the
+        engine memoises one per stack content), which the entry keeps alive."""
+        bases = self._bases
+        base = bases.get(id(v))
+        if base is not None and base[0] is v:
+            return base
+        if len(bases) >= CACHE_LIMIT:
+            bases.clear()
+        _text, live, dead = stack_facts(v)
+        limit = any(st.name in LIMIT_STEPS for st in v.lasting_steps)
+        z, oc = self.zones, self.o_card
+        t = self.target_slot.get(c, -1)
+        block = b""
+        if t >= 0:  # many stacks show the same: blocks are shared by what they encode
+            facts = (dead, bool(live) and not self.beginner, v.points, v.icon_slots,
+                     v.self_worth, len(stack))
+            block = self._blocks.get(facts)
+            if block is None:
+                if len(self._blocks) >= CACHE_LIMIT:
+                    self._blocks.clear()
+                block = self._blocks[facts] = array("f", self._base_block(*facts)).tobytes()
+        base = bases[id(v)] = (v, dead, limit, tuple(oc + x * z + len(ZONES) for x in stack),
+                               oc + stack[-1] * z + 4, t, block)
+        return base
+
+    def _table(self, state: Any, seat: int) -> _Table:
+        """The stacks' part of ``seat``'s observation, brought up to date from what this
+        seat saw last: only the stacks whose ``Visible`` or controller changed are
+        encoded again (whatever state they come from: every stack is compared)."""
+        n = self.n
+        stacks, controller = state.stacks, state.controller
+        table = self._tables[seat]
+        cards = list(stacks)
+        if table is None or table.cards != cards:
+            table = self._tables[seat] = _Table(cards, self.o_target, list(self._zero_blocks), n)
+        vs, ps = table.vs, table.ps
+        changed = [i for i, stack in enumerate(stacks.values()) if stack.vis is not vs[i]]
+        if state.guests:  # only Guests change hands (R-H7)
+            changed += [i for i, c in enumerate(cards) if ps[i] != controller[c] and i not in changed]
+        if not changed:
+            return table
+        bits, fv, lasting, blocks = table.bits, table.fv, table.lasting, table.blocks
+        visible_of = state.visible_of
+        now = []
+        for i in changed:  # every old mark goes before any new one: a card may move between stacks
+            c = cards[i]
+            v, p = visible_of(c), controller[c]
+            if v is vs[i] and p == ps[i]:
+                continue  # the stack changed and changed back
+            old = table.bases[i]
+            if old is not None:
+                q = ps[i]
+                zone = (q - seat) % n if q >= 0 else n
+                for j in old[3]:
+                    bits[j + zone] = 0
+                bits[old[4]] = 0
+                if q >= 0:
+                    if old[1]:
+                        fv[q] -= old[0].self_worth
+                    elif old[2]:
+                        lasting[q] -= 1
+            now.append((i, c, v, p))
+        for i, c, v, p in now:
+            base = table.bases[i] = self._base(c, stacks[c], v)
+            vs[i], ps[i] = v, p
+            owner = (p - seat) % n if p >= 0 else n
+            for j in base[3]:
+                bits[j + owner] = 1
+            bits[base[4]] = 1
+            t = base[5]
+            if t >= 0:
+                k = 4 * (1 + owner)
+                blocks[t] = base[6][:k] + ONE_F32 + base[6][k + 4:]
+            if p >= 0:
+                if base[1]:
+                    fv[p] += v.self_worth
+                elif base[2]:
+                    lasting[p] += 1
+        return table
 
     @staticmethod
     def score(view: dict[str, Any], seat: int) -> float:
