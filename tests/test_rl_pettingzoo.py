@@ -160,3 +160,55 @@ def test_gloomier_observation_sees_the_middle() -> None:
 
 def test_bench_steps_measures_steps_per_second() -> None:
     assert bench_steps("creatures_v0", seconds=0.3, seed=0) > 100
+
+
+def pettingzoo_chain(raw):
+    """The three wrappers PettingZoo's classic games use, in their order."""
+    from pettingzoo.utils import wrappers
+
+    out = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)
+
+
+def finish(env) -> list[tuple]:
+    """Step the finished agents out, noting what each saw, as a training loop does."""
+    seen = []
+    for agent in env.agent_iter(50):
+        _, reward, term, trunc, _ = env.last()
+        seen.append((agent, reward, term, trunc))
+        env.step(None)
+    return seen
+
+
+@pytest.mark.parametrize("name", ["gloom_v0", "creatures_v0"])
+def test_one_layer_checks_do_what_pettingzoos_three_wrappers_do(name: str) -> None:
+    """``env()`` makes PettingZoo's classic checks in one layer (rl/checked.py); on the
+    same game and moves, it ends the same way as the standard wrapper chain."""
+    ours, theirs = module(name).env(), pettingzoo_chain(module(name).raw_env())
+    for env in (ours, theirs):
+        with pytest.raises(AttributeError, match="before reset"):
+            env.agent_selection  # noqa: B018
+        with pytest.raises(Exception, match="reset"):
+            env.step(0)
+    outcomes = []
+    for env in (ours, theirs):
+        env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        for _ in range(25):  # the same legal moves on both
+            obs, *_ = env.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+        with pytest.raises(AssertionError, match="action space"):
+            env.step(env.action_space(env.agent_selection).n)  # out of range: refused, no change
+        obs, *_ = env.last()
+        illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        mover = env.agent_selection
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            env.step(illegal)
+        outcomes.append((mover, dict(env.rewards), dict(env.terminations),
+                         dict(env.truncations), finish(env), list(env.agents)))
+    assert outcomes[0] == outcomes[1]
+    mover, rewards, terms, *_ = outcomes[0]
+    assert rewards[mover] == -1 and all(terms.values())

@@ -299,7 +299,9 @@ class Observer:
         self.tensor.fill(0.0)
         if state.state is None:
             return
-        self.dict["observation"][:] = self.encoder.encode(state.state.view(player))
+        fast = getattr(self.encoder, "observe", None)  # equal to encoding the view (tested)
+        self.dict["observation"][:] = (fast(state.state, player) if fast is not None
+                                       else self.encoder.encode(state.state.view(player)))
         if self.recall:
             counts = self.dict["own_actions"]
             for p, a in state.moves:
