@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gloomtable.engine import (
@@ -86,9 +87,30 @@ ASK_RESPONSES = "_respond"
 DISCARD_EVENT = "_discard_event"
 FOLLOW = "_follow"
 
-# Event texts that name only a seat, written once.
-_PASSES = tuple(f"Player {p + 1} passes." for p in range(MAX_PLAYERS))
-_LETS_STAND = tuple(f"Player {p + 1} lets it stand." for p in range(MAX_PLAYERS))
+# --- the commonest events, made once ------------------------------------------------
+# Events are immutable, so the same facts may share one Event: a pass or a let-it-stand
+# names only a seat, and draws and plays repeat the same few thousand facts.
+
+_new_event = tuple.__new__
+assert Event._fields == ("kind", "text", "player", "card", "target", "amount", "private_to",
+                         "public_text"), "GloomState.emit builds Events by field position"
+
+_PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
+_LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
+                          for p in range(MAX_PLAYERS))
+
+
+@lru_cache(maxsize=4096)
+def _draw_event(p: int, c: int, name: str) -> Event:
+    """Player ``p`` draws card ``c`` (named ``name``): the card only for ``p``'s eyes."""
+    return Event("draw", f"Player {p + 1} draws {name}.", p, c, private_to=p,
+                 public_text=f"Player {p + 1} draws a card.")
+
+
+@lru_cache(maxsize=16384)
+def _play_event(p: int, c: int, name: str, target: int, target_name: str) -> Event:
+    """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
+    return Event("play", f"Player {p + 1} plays {name} on {target_name}.", p, c, target)
 
 _DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
 """What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
@@ -448,7 +470,10 @@ class GloomState:
     def emit(self, kind: str, text: str, player: int | None = None, card: int | None = None,
              target: int | None = None, amount: int | None = None, private_to: int | None = None,
              public_text: str | None = None) -> None:
-        self._events.append(Event(kind, text, player, card, target, amount, private_to, public_text))
+        # tuple.__new__ straight: an Event's own __new__ is one more Python call, and
+        # every action makes a couple of events (the field order is checked at import).
+        self._events.append(_new_event(Event, (kind, text, player, card, target, amount,
+                                               private_to, public_text)))
 
     def name(self, c: int) -> str:
         return self.cards[c].name
@@ -471,8 +496,7 @@ class GloomState:
             c = self.draw_pile.pop()
             self.hands[p].append(c)
             drawn += 1
-            self.emit("draw", f"Player {p + 1} draws {self.name(c)}.", player=p, card=c,
-                      private_to=p, public_text=f"Player {p + 1} draws a card.")
+            self._events.append(_draw_event(p, c, self.cards[c].name))
         return drawn
 
     def discard_from_hand(self, p: int, c: int) -> None:
@@ -876,7 +900,7 @@ class GloomState:
         if kind is _PASS:
             if self.counted_used < 2:
                 self.counted_used += 1
-                self.emit("pass", _PASSES[p], player=p)
+                self._events.append(_PASS_EVENTS[p])
             else:
                 self.free_plays = []
                 self.emit("pass", f"Player {p + 1} forgoes their free plays.", player=p)
@@ -910,8 +934,7 @@ class GloomState:
             icons = self.visible_of(target).icons
             # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
             resolver = self.controller[target]
-            self.emit("play", f"Player {p + 1} plays {card.name} on {self.cards[target].name}.",
-                      player=p, card=c, target=target)
+            self._events.append(_play_event(p, c, card.name, target, self.cards[target].name))
         else:
             target, icons, resolver = -1, (), p
             self.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
@@ -934,7 +957,7 @@ class GloomState:
         assert d.task is not None
         task = d.task
         if action == self.codec.PASS:
-            self.emit("respond_pass", _LETS_STAND[d.player], player=d.player)
+            self._events.append(_LET_STAND_EVENTS[d.player])
             self.queue.append(Task(task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub))
             return
         c = action - self.codec.respond_base
