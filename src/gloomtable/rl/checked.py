@@ -25,6 +25,17 @@ def _before_reset(name: str) -> AttributeError:
     return AttributeError(f"{name} cannot be accessed before reset")
 
 
+def _after_reset(name: str) -> property:
+    """The wrapped environment's attribute ``name``, refused before ``reset``."""
+
+    def get(self: CheckedEnv) -> Any:
+        if not self._has_reset:
+            raise _before_reset(name)
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The environment's ``{name}`` (after reset).")
+
+
 class CheckedEnv(OrderEnforcingWrapper):
     """Illegal-move termination, bounds assertion and call-order checks over a
     :class:`~gloomtable.rl.aec.GloomtableAECEnv` (see the module doc)."""
@@ -36,41 +47,12 @@ class CheckedEnv(OrderEnforcingWrapper):
 
     # The attributes a step loop reads, straight from the environment (no
     # ``__getattr__`` fallback), and refused before reset as OrderEnforcing does.
-    @property
-    def agent_selection(self) -> str:
-        if not self._has_reset:
-            raise _before_reset("agent_selection")
-        return self.env.agent_selection
-
-    @property
-    def agents(self) -> list[str]:
-        if not self._has_reset:
-            raise _before_reset("agents")
-        return self.env.agents
-
-    @property
-    def terminations(self) -> dict[str, bool]:
-        if not self._has_reset:
-            raise _before_reset("terminations")
-        return self.env.terminations
-
-    @property
-    def truncations(self) -> dict[str, bool]:
-        if not self._has_reset:
-            raise _before_reset("truncations")
-        return self.env.truncations
-
-    @property
-    def rewards(self) -> dict[str, float]:
-        if not self._has_reset:
-            raise _before_reset("rewards")
-        return self.env.rewards
-
-    @property
-    def infos(self) -> dict[str, dict[str, Any]]:
-        if not self._has_reset:
-            raise _before_reset("infos")
-        return self.env.infos
+    agent_selection = _after_reset("agent_selection")
+    agents = _after_reset("agents")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    rewards = _after_reset("rewards")
+    infos = _after_reset("infos")
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
