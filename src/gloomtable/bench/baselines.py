@@ -8,7 +8,6 @@ Without it a baseline reports ``available: false`` and its ratios are ``None``.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from gloomtable.bench.stats import Clock
 
@@ -56,34 +55,6 @@ class UnoBench:
                 "actions_per_game": actions / games}
 
 
-def aec_sample(env: Any, budget_s: float, seed: int, clock: Clock = time.perf_counter) -> dict[str, float]:
-    """Steps per second of a PettingZoo AEC env under random legal actions (by
-    ``action_mask``), counted as PettingZoo's own ``performance_benchmark`` counts:
-    every ``env.step`` call, the ``None`` steps of finished agents included."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    steps = episodes = 0
-    start = clock()
-    env.reset(seed=seed)
-    while True:
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            steps += 1
-        episodes += 1
-        elapsed = clock() - start
-        if elapsed >= budget_s:
-            break
-        env.reset()
-    return {"steps_per_s": steps / elapsed, "episodes_per_s": episodes / elapsed}
-
-
 class LeducBench:
     """PettingZoo ``leduc_holdem_v4`` (AEC API), random legal actions."""
 
@@ -98,5 +69,7 @@ class LeducBench:
         self.seed = seed
 
     def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
+        from gloomtable.rl.bench import aec_sample
+
         self.seed += 1
         return aec_sample(self.env, budget_s, self.seed, clock)

@@ -44,7 +44,7 @@ class RLBench:
     """Steps per second of the PettingZoo environment ``env_name`` (``gloom_v0``, ...).
 
     Built with ``gloomtable.rl.bench.make_env`` and driven by the very loop and
-    clock that measure Leduc Hold'em (:func:`~gloomtable.bench.baselines.aec_sample`),
+    clock that measure Leduc Hold'em (:func:`~gloomtable.rl.bench.aec_sample`),
     so the ratio compares like with like; ``gloomtable.rl.bench_steps`` is the
     fallback when the environment cannot be built here."""
 
@@ -59,7 +59,7 @@ class RLBench:
             self.fn = fn
 
     def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
-        from gloomtable.bench.baselines import aec_sample
+        from gloomtable.rl.bench import aec_sample
 
         self.seed += 1
         if self.env is not None:
