@@ -3,7 +3,9 @@ games exist right now, so the fuzzers pick up new games as they land."""
 
 from __future__ import annotations
 
+import json
 import os
+import sqlite3
 from functools import cache
 from typing import Any
 
@@ -48,3 +50,17 @@ def gloom_set_choices() -> list[tuple[str, ...]]:
         if can_play("gloom", {"sets": list(sets), "players": 2}):
             out.append(sets)
     return out
+
+
+def stored(db: str) -> dict[str, tuple[str, dict[str, Any], int, list[int]]]:
+    """Every table in the SQLite file: game, config, seed and the stored actions."""
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        out = {}
+        for tid, game, config, seed in conn.execute("SELECT id, game, config, seed FROM tables"):
+            acts = [a for (a,) in conn.execute(
+                "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (tid,))]
+            out[tid] = (game, json.loads(config), seed, acts)
+        return out
+    finally:
+        conn.close()

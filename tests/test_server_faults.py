@@ -41,7 +41,7 @@ from gloomtable.engine import Rng
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game, replay_record
 from gloomtable.server.testing import ServerProcess, free_port
-from reliability_support import scaled
+from reliability_support import scaled, stored
 
 MAX_MESSAGES = 50_000
 """No client reads more messages than this on one connection."""
@@ -82,20 +82,6 @@ class Watch:
 
     def token(self, seat: int | None) -> str | None:
         return None if seat is None else self.info["invites"][seat]["token"]
-
-
-def stored(db: str) -> dict[str, tuple[str, dict[str, Any], int, list[int]]]:
-    """Every table in the SQLite file: game, config, seed and the stored actions."""
-    conn = sqlite3.connect(db, timeout=30)
-    try:
-        out = {}
-        for tid, game, config, seed in conn.execute("SELECT id, game, config, seed FROM tables"):
-            acts = [a for (a,) in conn.execute(
-                "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (tid,))]
-            out[tid] = (game, json.loads(config), seed, acts)
-        return out
-    finally:
-        conn.close()
 
 
 async def client(srv: ServerProcess, w: Watch, seat: int | None, rng: Rng,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from gloomtable.engine import Rng
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess
-from reliability_support import scaled
+from reliability_support import scaled, stored
 
 MAX_MESSAGES = 100_000
 """No client reads more messages than this on one connection."""
@@ -154,19 +153,6 @@ async def soak(srv: ServerProcess, tables: int, seconds: float, seed: int) -> tu
         stop.set()
         await asyncio.wait_for(asyncio.gather(*(x for ts in tasks.values() for x in ts)), 120)
     return made, peak
-
-
-def stored(db: str) -> dict[str, tuple[str, dict[str, Any], int, list[int]]]:
-    conn = sqlite3.connect(db, timeout=30)
-    try:
-        out = {}
-        for tid, game, config, seed in conn.execute("SELECT id, game, config, seed FROM tables"):
-            acts = [a for (a,) in conn.execute(
-                "SELECT action FROM actions WHERE table_id=? ORDER BY idx", (tid,))]
-            out[tid] = (game, json.loads(config), seed, acts)
-        return out
-    finally:
-        conn.close()
 
 
 def test_soak_concurrent_bot_tables(tmp_path: Path, figures: dict[str, Any]) -> None:
