@@ -25,12 +25,12 @@ from gloomtable.engine import ConfigError, Game
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
 from gloomtable.simulate import game_seed
+from gloomtable.tournament import wilson
 
 FORMAT = "gloomtable-balance/1"
 PILE_TYPES = ("modifier", "event", "untimely_death")
 """Cards that are shuffled into the draw pile, drawn and played: the per-card
 table's rows (Characters, Guests and Stories never come from a hand)."""
-Z95 = 1.959963984540054
 ALPHA = 0.05
 MIN_GROUP = 20
 """A card's win-share difference is tested only when at least this many
@@ -142,17 +142,6 @@ def run_balance(
 
 
 # --- statistics -----------------------------------------------------------------
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (win shares count fractionally)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def two_proportion(a: list[float], b: list[float]) -> tuple[float, float]:
