@@ -46,6 +46,7 @@ class Region(int, Enum):
 
 
 NUM_REGIONS = len(Region)
+_TEXT, _PERSISTENT_ICON = int(Region.TEXT), int(Region.PERSISTENT_ICON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +121,12 @@ class Visible:
         self.shown_by = shown_by
         self.stack = stack
         t, m, b, it, im, ib = shown_by[:6]
-        self.points: tuple[int | None, ...] = (
+        top, mid, bottom = self.points = (
             None if t < 0 else stack[t].points[0],
             None if m < 0 else stack[m].points[1],
             None if b < 0 else stack[b].points[2],
         )
-        self.self_worth: int = sum(p for p in self.points if p is not None)
+        self.self_worth: int = (top or 0) + (mid or 0) + (bottom or 0)
         """R-G5: the sum of the visible point values."""
         self.icon_slots: tuple[str | None, ...] = (
             None if it < 0 else stack[it].icons[0],
@@ -134,7 +135,7 @@ class Visible:
         )
         """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
         self.icons: tuple[str, ...] = tuple(
-            i for i in self.icon_slots if i is not None and i != BLANK)
+            [i for i in self.icon_slots if i is not None and i != BLANK])
         """R-G6: the icons that count (a blank hides and shows nothing)."""
         self._lasting: tuple[Step, ...] | None = None
         self.view_facts: Any = None
@@ -144,8 +145,17 @@ class Visible:
     def lasting_steps(self) -> tuple[Step, ...]:
         """The steps of every live continuous and persistent effect (R-G18, R-G19)."""
         if self._lasting is None:
-            self._lasting = tuple(st for when in ("continuous", "persistent")
-                                  for e in self.live_effects(when) for st in e.steps)
+            # As live_effects("continuous") then ("persistent") would list them, without
+            # their tuples: the draw limit asks this of every new stack of a family.
+            steps: list[Step] = []
+            text = self.shown_by[_TEXT]
+            if text >= 0:
+                steps += [st for e in self.stack[text].effects if e.when == "continuous"
+                          for st in e.steps]
+            if self.shown_by[_PERSISTENT_ICON] >= 0:  # else no card's persistent icon shows
+                steps += [st for card in self.persistent_cards() for e in card.effects
+                          if e.when == "persistent" for st in e.steps]
+            self._lasting = tuple(steps)
         return self._lasting
 
     def __eq__(self, other: object) -> bool:
@@ -161,8 +171,7 @@ class Visible:
     def on_top(self, card: Card) -> Visible:
         """This stack with ``card`` laid on top: the cardinal rule, one card at a time."""
         pos = len(self.stack)
-        was = self.shown_by
-        shown = tuple([pos if printed else was[r] for r, printed in enumerate(card.prints)])
+        shown = tuple([pos if printed else was for printed, was in zip(card.prints, self.shown_by)])
         return Visible(shown, (*self.stack, card))
 
     @property
