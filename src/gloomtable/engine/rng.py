@@ -35,10 +35,13 @@ class Rng:
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
         limit = _MASK - (_MASK % n)
-        while True:
-            x = self.next_u64()
-            if x < limit:
-                return x % n
+        while True:  # next_u64 inlined: every random playout step asks this
+            self.state = z = (self.state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                return z % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place: the very draws of ``below(i + 1)`` for ``i`` from

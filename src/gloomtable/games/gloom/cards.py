@@ -171,7 +171,8 @@ class Visible:
     def on_top(self, card: Card) -> Visible:
         """This stack with ``card`` laid on top: the cardinal rule, one card at a time."""
         pos = len(self.stack)
-        shown = tuple([pos if printed else was for printed, was in zip(card.prints, self.shown_by)])
+        shown = tuple([pos if printed else was
+                       for printed, was in zip(card.prints, self.shown_by, strict=True)])
         return Visible(shown, (*self.stack, card))
 
     @property

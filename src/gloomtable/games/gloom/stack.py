@@ -9,7 +9,7 @@ and forgets it on any change, whoever makes the change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsIndex
 
 from gloomtable.games.gloom.cards import Visible
 
@@ -34,10 +34,16 @@ class Stack(list[int]):
         super().__init__(cards)
         self.vis: Visible | None = vis
 
-    append = _forgets("append")
+    def append(self, card: int) -> None:  # spelt out: a card lands on every play
+        self.vis = None
+        list.append(self, card)
+
+    def pop(self, index: SupportsIndex = -1) -> int:
+        self.vis = None
+        return list.pop(self, index)
+
     extend = _forgets("extend")
     insert = _forgets("insert")
-    pop = _forgets("pop")
     remove = _forgets("remove")
     clear = _forgets("clear")
     sort = _forgets("sort")

@@ -931,7 +931,8 @@ class GloomState:
         self.limbo.append(c)
         if kind is _PLAY_ON:
             target = dec.target
-            icons = self.visible_of(target).icons
+            v = getattr(self.stacks[target], "vis", None) or self.visible_of(target)
+            icons = v.icons
             # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
             resolver = self.controller[target]
             self._events.append(_play_event(p, c, card.name, target, self.cards[target].name))
