@@ -109,6 +109,25 @@ class Card:
         return self.name
 
 
+# Two small memos for building a Visible without a comprehension per stack (a new
+# stack is worked out on nearly every play): few distinct keys ever occur.
+_PRINTED: dict[tuple[bool, ...], tuple[int, ...]] = {}
+_COUNTED_ICONS: dict[tuple[str | None, ...], tuple[str, ...]] = {}
+
+
+def _printed_regions(prints: tuple[bool, ...]) -> tuple[int, ...]:
+    """The regions a card with these ``prints`` prints into."""
+    regions = _PRINTED[prints] = tuple(r for r, printed in enumerate(prints) if printed)
+    return regions
+
+
+def _counted_icons(icon_slots: tuple[str | None, ...]) -> tuple[str, ...]:
+    """R-G6: of the icon slots as shown, the icons that count (a blank hides and shows nothing)."""
+    icons = _COUNTED_ICONS[icon_slots] = tuple(
+        i for i in icon_slots if i is not None and i != BLANK)
+    return icons
+
+
 class Visible:
     """What shows on a stack: for each region, the stack position of the card
     showing there, or -1 where nothing prints (R-G4). Everything a rule asks of a
@@ -134,8 +153,8 @@ class Visible:
             None if ib < 0 else stack[ib].icons[2],
         )
         """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
-        self.icons: tuple[str, ...] = tuple(
-            [i for i in self.icon_slots if i is not None and i != BLANK])
+        self.icons: tuple[str, ...] = (_COUNTED_ICONS.get(self.icon_slots)
+                                       or _counted_icons(self.icon_slots))
         """R-G6: the icons that count (a blank hides and shows nothing)."""
         self._lasting: tuple[Step, ...] | None = None
         self.view_facts: Any = None
@@ -171,9 +190,10 @@ class Visible:
     def on_top(self, card: Card) -> Visible:
         """This stack with ``card`` laid on top: the cardinal rule, one card at a time."""
         pos = len(self.stack)
-        shown = tuple([pos if printed else was
-                       for printed, was in zip(card.prints, self.shown_by, strict=True)])
-        return Visible(shown, (*self.stack, card))
+        shown = list(self.shown_by)
+        for region in _PRINTED.get(card.prints) or _printed_regions(card.prints):
+            shown[region] = pos
+        return Visible(tuple(shown), (*self.stack, card))
 
     @property
     def text_card(self) -> Card | None:

@@ -91,9 +91,15 @@ FOLLOW = "_follow"
 # Events are immutable, so the same facts may share one Event: a pass or a let-it-stand
 # names only a seat, and draws and plays repeat the same few thousand facts.
 
-_new_event = tuple.__new__
+# The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
+# a NamedTuple's own __new__ is one more Python call, and every action makes several.
+# Each is built with every field, in the order these checks pin down.
+_new = tuple.__new__
 assert Event._fields == ("kind", "text", "player", "card", "target", "amount", "private_to",
-                         "public_text"), "GloomState.emit builds Events by field position"
+                         "public_text")
+assert Task._fields == ("step", "ctx", "param", "data", "sub")
+assert Ctx._fields == ("resolver", "card", "target", "icons_at_play")
+assert Decision._fields == ("player", "kind", "options", "task")
 
 _PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
 _LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
@@ -470,10 +476,8 @@ class GloomState:
     def emit(self, kind: str, text: str, player: int | None = None, card: int | None = None,
              target: int | None = None, amount: int | None = None, private_to: int | None = None,
              public_text: str | None = None) -> None:
-        # tuple.__new__ straight: an Event's own __new__ is one more Python call, and
-        # every action makes a couple of events (the field order is checked at import).
-        self._events.append(_new_event(Event, (kind, text, player, card, target, amount,
-                                               private_to, public_text)))
+        self._events.append(_new(Event, (kind, text, player, card, target, amount, private_to,
+                                         public_text)))
 
     def name(self, c: int) -> str:
         return self.cards[c].name
@@ -553,7 +557,7 @@ class GloomState:
     def push_steps(self, ctx: Ctx, steps: tuple[Step, ...]) -> None:
         """Queue ``steps`` to run next, in printed order (R-G15)."""
         for step in reversed(steps):
-            self.queue.append(Task(step.name, ctx, step.param, (), step.steps))
+            self.queue.append(_new(Task, (step.name, ctx, step.param, (), step.steps)))
 
     # --- setup (R-G7, R-G8) --------------------------------------------------
 
@@ -939,11 +943,11 @@ class GloomState:
         else:
             target, icons, resolver = -1, (), p
             self.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
-        ctx = Ctx(resolver, c, target, icons)
+        ctx = _new(Ctx, (resolver, c, target, icons))
         self.cancelled = False
-        self.queue.append(Task(FINISH_PLAY, ctx, None))
+        self.queue.append(_new(Task, (FINISH_PLAY, ctx, None, (), ())))
         if card.type in self.game.answerable and not self.game.config.beginner:
-            self.queue.append(Task(ASK_RESPONSES, ctx, None, (1,)))
+            self.queue.append(_new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
 
     # --- responses (R-G20) ------------------------------------------------------
 
@@ -959,7 +963,8 @@ class GloomState:
         task = d.task
         if action == self.codec.PASS:
             self._events.append(_LET_STAND_EVENTS[d.player])
-            self.queue.append(Task(task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub))
+            self.queue.append(_new(Task, (task.step, task.ctx, task.param, (task.data[0] + 1,),
+                                          task.sub)))
             return
         c = action - self.codec.respond_base
         self.hands[d.player].remove(c)
@@ -1004,7 +1009,7 @@ class GloomState:
         if self.cancelled or idx >= self.n:
             return
         q = (self.turn_player + idx) % self.n
-        self.decision = Decision(q, RESPOND, self._respond_options(q, task.ctx.card), task)
+        self.decision = _new(Decision, (q, RESPOND, self._respond_options(q, task.ctx.card), task))
 
     def _finish_play(self, task: Task) -> None:
         ctx = task.ctx
@@ -1038,10 +1043,15 @@ class GloomState:
 
     def _check_end(self) -> bool:
         """R-G24: the game ends the instant the last living Character of any family dies."""
+        stacks, deaths = self.stacks, self.game.deaths
         for fam in self.families:
-            if fam and all(self.is_dead(c) for c in fam):
-                self._end_game()
-                return True
+            for c in fam:
+                if stacks[c][-1] not in deaths:
+                    break  # someone in this family lives
+            else:
+                if fam:
+                    self._end_game()
+                    return True
         return False
 
     def _end_game(self) -> None:
