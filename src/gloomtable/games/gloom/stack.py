@@ -5,6 +5,11 @@ list asks every living Character's Self-Worth), while stacks change only when a
 card lands or leaves. :class:`Stack` is a plain ``list`` of card indices that
 keeps the last :class:`~gloomtable.games.gloom.cards.Visible` worked out for it
 and forgets it on any change, whoever makes the change.
+
+Facts about the whole table (who lives, whose Self-Worth is negative) are asked on
+every play decision too. ``Stack.changes`` counts every change to any stack and
+every stack put into or taken out of a :class:`StackTable`, so a cache of such
+facts knows it still holds while the count has not moved.
 """
 
 from __future__ import annotations
@@ -19,6 +24,18 @@ def _forgets(name: str) -> Any:
 
     def mutate(self: Stack, *args: Any, **kw: Any) -> Any:
         self.vis = None
+        Stack.changes += 1
+        return method(self, *args, **kw)
+
+    mutate.__name__ = name
+    return mutate
+
+
+def _counts(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def mutate(self: StackTable, *args: Any, **kw: Any) -> Any:
+        Stack.changes += 1
         return method(self, *args, **kw)
 
     mutate.__name__ = name
@@ -29,6 +46,8 @@ class Stack(list[int]):
     """Card indices, bottom (the Character or Guest) first."""
 
     __slots__ = ("vis",)
+    changes = 0
+    """Changes to any stack or stack table so far (never decreases)."""
 
     def __init__(self, cards: Any = (), vis: Visible | None = None) -> None:
         super().__init__(cards)
@@ -36,10 +55,12 @@ class Stack(list[int]):
 
     def append(self, card: int) -> None:  # spelt out: a card lands on every play
         self.vis = None
+        Stack.changes += 1
         list.append(self, card)
 
     def pop(self, index: SupportsIndex = -1) -> int:
         self.vis = None
+        Stack.changes += 1
         return list.pop(self, index)
 
     extend = _forgets("extend")
@@ -58,3 +79,19 @@ class Stack(list[int]):
 
     def __reduce__(self) -> Any:
         return (Stack, (list(self),))
+
+
+class StackTable(dict[int, list[int]]):
+    """Character (or Guest) -> its stack: a ``dict`` that counts putting a stack in or
+    taking one out as a change (see ``Stack.changes``)."""
+
+    __slots__ = ()
+
+    __setitem__ = _counts("__setitem__")
+    __delitem__ = _counts("__delitem__")
+    __ior__ = _counts("__ior__")
+    pop = _counts("pop")
+    popitem = _counts("popitem")
+    clear = _counts("clear")
+    update = _counts("update")
+    setdefault = _counts("setdefault")

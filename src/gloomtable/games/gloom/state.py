@@ -21,10 +21,10 @@ from gloomtable.engine import (
     Result,
     Rng,
 )
-from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind, PlayRows
 from gloomtable.games.gloom.cards import CardType, Step, Visible, visible
 from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task
-from gloomtable.games.gloom.stack import Stack
+from gloomtable.games.gloom.stack import Stack, StackTable
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.game import GloomGame
@@ -122,11 +122,44 @@ _DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
 """What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
 
 
+class _TableFacts:
+    """What every play decision asks of the table: who lives, the play ids on them, and
+    who has negative Self-Worth. Worked out again whenever the table may have changed.
+
+    They hold while no stack has changed (``Stack.changes``: every change to a Stack or to
+    the StackTable counts, whoever makes it), the stacks are the same StackTable and the
+    families and Guests are as they were. When the engine itself lands a card that kills
+    nobody, they still hold but for that Character's Self-Worth (``dirty``)."""
+
+    __slots__ = ("changes", "dirty", "families", "guests", "living", "negative", "rows", "stacks")
+
+    def __init__(self, state: GloomState) -> None:
+        stacks = self.stacks = state.stacks
+        self.families = [list(f) for f in state.families]
+        self.guests = list(state.guests)
+        self.living = tuple(state.living_characters())
+        self.rows: PlayRows = state.codec.play_rows(self.living)
+        self.negative: set[int] | None = None
+        """Target slots with negative Self-Worth, once asked."""
+        self.dirty: list[int] = []
+        """Living Characters whose Self-Worth may have changed since ``negative``."""
+        # Changes to plain lists or dicts would go uncounted: then these facts hold once.
+        counted = type(stacks) is StackTable and all(
+            type(stacks[c]) is Stack for fam in self.families for c in fam) and all(
+            type(stacks[g]) is Stack for g in self.guests)
+        self.changes = Stack.changes if counted else -1
+
+    def hold_for(self, state: GloomState) -> bool:
+        return (self.changes == Stack.changes and self.stacks is state.stacks
+                and self.families == state.families and self.guests == state.guests)
+
+
 class GloomState:
     """One position of a Gloom game. Mutated by :meth:`apply`; :meth:`clone` to branch."""
 
     __slots__ = (
         "_events",
+        "_table",
         "cancelled",
         "capped",
         "cards",
@@ -166,7 +199,7 @@ class GloomState:
         deck = game.deck
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.discard: list[int] = []
-        self.stacks: dict[int, list[int]] = {}
+        self.stacks: dict[int, list[int]] = StackTable()
         self.controller: dict[int, int] = {}
         self.families: list[list[int]] = [[] for _ in range(self.n)]
         self.guests: list[int] = []  # Guests in play; their controller may be UNCONTROLLED
@@ -183,6 +216,7 @@ class GloomState:
         self.over = False
         self.capped = False
         self._events: list[Event] = []
+        self._table: _TableFacts | None = None
         # R-G10: the first player, from the table or from the seed.
         self.first_player = (
             cfg.first_player if cfg.first_player is not None else self.rng.below(self.n)
@@ -274,7 +308,7 @@ class GloomState:
         new.hands = [list(h) for h in self.hands]
         new.discard = list(self.discard)
         new.draw_pile = list(self.draw_pile)
-        new.stacks = {c: Stack(s, getattr(s, 'vis', None)) for c, s in self.stacks.items()}
+        new.stacks = StackTable({c: Stack(s, getattr(s, 'vis', None)) for c, s in self.stacks.items()})
         new.controller = dict(self.controller)
         new.families = [list(f) for f in self.families]
         new.guests = list(self.guests)
@@ -294,6 +328,7 @@ class GloomState:
         new.turn_player = self.turn_player
         new.decision = self.decision
         new._events = []
+        new._table = None
         return new
 
     def snapshot(self) -> dict[str, Any]:
@@ -773,8 +808,10 @@ class GloomState:
             out.append(codec.DISCARD_HAND)
         # Built in action-id order (ids grow with the card, then the target slot), so
         # the list comes out sorted without sorting the long part of it.
-        living = tuple(self.living_characters())
-        rows = codec.play_rows(living)
+        table = self._table
+        if table is None or not table.hold_for(self):
+            table = self._table = _TableFacts(self)
+        rows = table.rows
         negative: list[int] | None = None
         edition1 = counted and self.game.config.edition == 1
         first = counted and self.counted_used == 0
@@ -792,7 +829,7 @@ class GloomState:
                     short.append(codec.event_base + c)
             elif t is _DEATH and (free or first):
                 if negative is None:
-                    negative = self._negative_slots(living)
+                    negative = self._negative_slots(table)
                 base = rows.base + c * rows.width
                 plays.extend([base + sl for sl in negative])
             if edition1:
@@ -805,17 +842,34 @@ class GloomState:
             out.extend(sorted(codec.claim_story(s) for s in self.stories if self.can_claim(p, s)))
         return out
 
-    def _negative_slots(self, living: tuple[int, ...]) -> list[int]:
-        """Target slots of the ``living`` with negative Self-Worth (R-G11), sorted."""
+    def _negative_slots(self, table: _TableFacts) -> list[int]:
+        """Target slots of the living with negative Self-Worth (R-G11), sorted: looks
+        again only at the Characters whose stacks changed since last asked."""
         slot, stacks = self.codec.char_slot, self.stacks
-        out = []
-        for ch in living:
+        negative = table.negative
+        if negative is None:
+            negative = table.negative = set()
+            look = table.living
+        else:
+            look = table.dirty
+        for ch in look:
             # A stack's remembered Visible, without a call, when it has one.
             v = getattr(stacks[ch], "vis", None) or self.visible_of(ch)
             if v.self_worth < 0:
-                out.append(slot[ch])
-        out.sort()
-        return out
+                negative.add(slot[ch])
+            else:
+                negative.discard(slot[ch])
+        table.dirty = []
+        return sorted(negative)
+
+    def _landed(self, target: int) -> None:
+        """A card that kills nobody has just landed on the living ``target``: if that is
+        the only change since the table facts last held, they hold still, but for
+        ``target``'s Self-Worth."""
+        table = self._table
+        if table is not None and table.changes == Stack.changes - 1 and target in table.living:
+            table.changes = Stack.changes
+            table.dirty.append(target)
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is in :meth:`legal_actions`, without building the list
@@ -1032,6 +1086,8 @@ class GloomState:
                           card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
                 if self._check_end():
                     return
+            else:
+                self._landed(ctx.target)
             if self.guests:
                 self.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
         if ctx.resolver < 0:
