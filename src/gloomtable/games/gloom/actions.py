@@ -19,6 +19,7 @@ Ids depend only on the deck, never on the state, so RL masks stay aligned.
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -49,7 +50,7 @@ class PlayRows(dict[int, tuple[int, ...]]):
     """``rows[c]``: the ids of playing card ``c`` on each of one set of targets, in id
     order. Filled on first asking, card by card (see :meth:`Codec.play_rows`)."""
 
-    __slots__ = ("base", "slots", "width")
+    __slots__ = ("base", "full", "pick", "slots", "width")
 
     def __init__(self, codec: Codec, targets: tuple[int, ...]) -> None:
         super().__init__()
@@ -57,10 +58,16 @@ class PlayRows(dict[int, tuple[int, ...]]):
         self.slots = tuple(sorted([slot[c] for c in targets]))
         self.base = codec.play_base
         self.width = len(codec.characters)
+        self.full = codec.all_plays
+        # Picks the row out of the card's ids on every slot (an itemgetter of one item
+        # gives the item, not a tuple, hence the other way for one target or none).
+        self.pick = operator.itemgetter(*self.slots) if len(self.slots) > 1 else None
 
     def __missing__(self, c: int) -> tuple[int, ...]:
-        base = self.base + c * self.width
-        row = self[c] = tuple([base + s for s in self.slots])
+        if self.pick is not None:
+            row = self[c] = self.pick(self.full[c])
+        else:
+            row = self[c] = tuple([self.base + c * self.width + s for s in self.slots])
         return row
 
 
@@ -86,6 +93,10 @@ class Codec:
         self.claim_base = self.play_base + num_cards * len(characters)
         self.size = self.claim_base + num_cards
         self._decoded: dict[int, Decoded] = {}
+        width = len(characters)
+        self.all_plays = [tuple(range(self.play_base + c * width, self.play_base + (c + 1) * width))
+                          for c in range(num_cards)]
+        """For each card, its play ids on every target slot."""
         self._rows: dict[tuple[int, ...], PlayRows] = {}
 
     def choose_family(self, f: int) -> int:

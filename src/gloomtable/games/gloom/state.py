@@ -122,6 +122,9 @@ _DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
 """What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
 
 
+_ONLY_STACKS = frozenset([Stack])
+
+
 class _TableFacts:
     """What every play decision asks of the table: who lives, the play ids on them, and
     who has negative Self-Worth. Worked out again whenever the table may have changed.
@@ -144,9 +147,7 @@ class _TableFacts:
         self.dirty: list[int] = []
         """Living Characters whose Self-Worth may have changed since ``negative``."""
         # Changes to plain lists or dicts would go uncounted: then these facts hold once.
-        counted = type(stacks) is StackTable and all(
-            type(stacks[c]) is Stack for fam in self.families for c in fam) and all(
-            type(stacks[g]) is Stack for g in self.guests)
+        counted = type(stacks) is StackTable and _ONLY_STACKS.issuperset(map(type, stacks.values()))
         self.changes = Stack.changes if counted else -1
 
     def hold_for(self, state: GloomState) -> bool:
