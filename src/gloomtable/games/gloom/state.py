@@ -21,7 +21,7 @@ from gloomtable.engine import (
     Result,
     Rng,
 )
-from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind, PlayRows
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind, PlayRows
 from gloomtable.games.gloom.cards import CardType, Step, Visible, visible
 from gloomtable.games.gloom.effects import PRIMITIVES, Ctx, Task
 from gloomtable.games.gloom.stack import Stack, StackTable
@@ -101,6 +101,7 @@ assert Task._fields == ("step", "ctx", "param", "data", "sub")
 assert Ctx._fields == ("resolver", "card", "target", "icons_at_play")
 assert Decision._fields == ("player", "kind", "options", "task")
 
+_LET_IT_STAND = (Codec.PASS,)  # the options of a player with no answer in hand
 _PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
 _LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
                           for p in range(MAX_PLAYERS))
@@ -1008,17 +1009,19 @@ class GloomState:
 
     def _respond_options(self, q: int, played: int) -> tuple[int, ...]:
         answers = self.game.answers[self.cards[played].type]
-        if not answers:
-            return (self.codec.PASS,)
+        hand = self.hands[q]
+        if answers.isdisjoint(hand):  # most hands hold no answer
+            return _LET_IT_STAND
         base = self.codec.respond_base
-        return (self.codec.PASS, *sorted([base + c for c in self.hands[q] if c in answers]))
+        return (self.codec.PASS, *sorted([base + c for c in hand if c in answers]))
 
     def _respond(self, d: Decision, action: int) -> None:
         assert d.task is not None
         task = d.task
         if action == self.codec.PASS:
             self._events.append(_LET_STAND_EVENTS[d.player])
-            self.queue.append(_new(Task, (task.step, task.ctx, task.param, (task.data[0] + 1,),
+            # Ask the next player now, as the task queue would do next.
+            self._ask_respond(_new(Task, (task.step, task.ctx, task.param, (task.data[0] + 1,),
                                           task.sub)))
             return
         c = action - self.codec.respond_base
