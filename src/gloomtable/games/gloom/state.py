@@ -114,6 +114,12 @@ def _draw_event(p: int, c: int, name: str) -> Event:
                  public_text=f"Player {p + 1} draws a card.")
 
 
+@lru_cache(maxsize=4096)
+def _turn_event(turn: int, p: int) -> Event:
+    """Turn ``turn`` begins: player ``p`` plays."""
+    return Event("turn", f"Turn {turn}: player {p + 1} plays.", p)
+
+
 @lru_cache(maxsize=16384)
 def _play_event(p: int, c: int, name: str, target: int, target_name: str) -> Event:
     """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
@@ -441,13 +447,14 @@ class GloomState:
             return []
         steps: list[Step] = []
         stacks, deaths = self.stacks, self.game.deaths
-        for c in self.members(p):  # the living ones (inlined: this runs every turn)
+        members = self.members(p) if self.guests else self.families[p]
+        for c in members:  # the living ones (inlined: this runs every turn)
             stack = stacks[c]
             if stack[-1] in deaths:
                 continue
-            v = getattr(stack, "vis", None) or self.visible_of(c)
-            if v.lasting_steps:
-                steps.extend(v.lasting_steps)
+            lasting = (getattr(stack, "vis", None) or self.visible_of(c)).lasting_steps
+            if lasting:
+                steps.extend(lasting)
         story = self.story_of(p) if self.stories else -1
         if story >= 0:
             for effect in self.cards[story].effects_when("continuous"):
@@ -470,7 +477,8 @@ class GloomState:
 
     def family_value(self, p: int) -> int:
         """R-G25, R-H9: the Self-Worth of ``p``'s dead Characters and dead Guests."""
-        return sum(self.self_worth(c) for c in self.members(p) if self.is_dead(c))
+        deaths, stacks = self.game.deaths, self.stacks
+        return sum([self.self_worth(c) for c in self.members(p) if stacks[c][-1] in deaths])
 
     def turn_order_from(self, p: int) -> list[int]:
         return [(p + i) % self.n for i in range(self.n)]
@@ -761,10 +769,11 @@ class GloomState:
     # --- turns (R-G11, R-G14) ------------------------------------------------
 
     def _begin_turn(self, p: int) -> None:
+        cap = self.game.config.turn_cap
         while True:
-            if self.game.config.turn_cap and self.turn >= self.game.config.turn_cap:
+            if cap and self.turn >= cap:
                 self.capped = True
-                self.emit("cap", f"The table's cap of {self.game.config.turn_cap} turns is "
+                self.emit("cap", f"The table's cap of {cap} turns is "
                           "reached: the game ends and is scored as it stands.")
                 self._end_game()
                 return
@@ -777,7 +786,7 @@ class GloomState:
                 self.emit("skipped", f"Player {p + 1} skips this turn.", player=p)
                 p = (p + 1) % self.n
                 continue
-            self.emit("turn", f"Turn {self.turn}: player {p + 1} plays.", player=p)
+            self._events.append(_turn_event(self.turn, p))
             extra = 0
             if self.game.has_turn_draw:
                 extra = sum(st.param for st in self.held_steps(p) if st.name == "turn_draw")
