@@ -126,7 +126,7 @@ class Codec:
         at a death or a revival, so the same rows serve many turns and games)."""
         rows = self._rows.get(targets)
         if rows is None:
-            if len(self._rows) > 20_000:
+            if len(self._rows) > 4096:
                 self._rows.clear()
             rows = self._rows[targets] = PlayRows(self, targets)
         return rows

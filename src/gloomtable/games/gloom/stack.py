@@ -23,7 +23,7 @@ def _forgets(name: str) -> Any:
     method = getattr(list, name)
 
     def mutate(self: Stack, *args: Any, **kw: Any) -> Any:
-        self.vis = None
+        self.vis = self.below = None
         Stack.changes += 1
         return method(self, *args, **kw)
 
@@ -45,21 +45,24 @@ def _counts(name: str) -> Any:
 class Stack(list[int]):
     """Card indices, bottom (the Character or Guest) first."""
 
-    __slots__ = ("vis",)
+    __slots__ = ("below", "vis")
     changes = 0
     """Changes to any stack or stack table so far (never decreases)."""
 
     def __init__(self, cards: Any = (), vis: Visible | None = None) -> None:
         super().__init__(cards)
         self.vis: Visible | None = vis
+        self.below: Visible | None = None
+        """What showed before the last card was laid on top, if that was the last
+        change and it had been worked out: the new Visible is that plus one card."""
 
     def append(self, card: int) -> None:  # spelt out: a card lands on every play
-        self.vis = None
+        self.below, self.vis = self.vis, None
         Stack.changes += 1
         list.append(self, card)
 
     def pop(self, index: SupportsIndex = -1) -> int:
-        self.vis = None
+        self.vis = self.below = None
         Stack.changes += 1
         return list.pop(self, index)
 

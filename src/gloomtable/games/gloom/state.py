@@ -364,10 +364,17 @@ class GloomState:
 
     def visible_of(self, char: int) -> Visible:
         """The cardinal rule on ``char``'s stack, memoised per stack in the game
-        (the same cards in the same order always show the same)."""
+        (the same cards in the same order always show the same). A Stack that has just
+        had a card laid on a worked-out stack builds on that instead, and leaves the
+        game's memo alone: in play nearly every stack is new, and a memo that kept them
+        all would only grow (and keep the garbage collector busy)."""
         stack = self.stacks[char]
         v = getattr(stack, "vis", None)
         if v is not None:
+            return v
+        below = getattr(stack, "below", None)
+        if below is not None:
+            v = stack.vis = below.on_top(self.cards[stack[-1]])  # type: ignore[attr-defined]
             return v
         key = tuple(stack)
         cache = self.game.visible_cache
