@@ -109,6 +109,13 @@ class GloomGame:
         return frozenset(c.index for c in self.deck.cards if c.type is CardType.UNTIMELY_DEATH)
 
     @cached_property
+    def lasting_cards(self) -> frozenset[int]:
+        """Cards with a continuous or persistent effect: a stack without one of them has
+        no lasting effect to show (R-G18, R-G19), whatever shows on it."""
+        return frozenset(c.index for c in self.deck.cards
+                         if any(e.when in ("continuous", "persistent") for e in c.effects))
+
+    @cached_property
     def has_turn_draw(self) -> bool:
         """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
         def steps(sts):

@@ -454,11 +454,12 @@ class GloomState:
             return []
         steps: list[Step] = []
         stacks, deaths = self.stacks, self.game.deaths
+        lasting_cards = self.game.lasting_cards
         members = self.members(p) if self.guests else self.families[p]
         for c in members:  # the living ones (inlined: this runs every turn)
             stack = stacks[c]
-            if stack[-1] in deaths:
-                continue
+            if stack[-1] in deaths or lasting_cards.isdisjoint(stack):
+                continue  # dead, or no card in the stack has a lasting effect to show
             lasting = (getattr(stack, "vis", None) or self.visible_of(c)).lasting_steps
             if lasting:
                 steps.extend(lasting)
@@ -880,14 +881,22 @@ class GloomState:
         table.dirty = []
         return sorted(negative)
 
-    def _landed(self, target: int) -> None:
-        """A card that kills nobody has just landed on the living ``target``: if that is
-        the only change since the table facts last held, they hold still, but for
-        ``target``'s Self-Worth."""
+    def _landed(self, target: int, died: bool) -> None:
+        """A card has just landed on the living ``target`` (an Untimely Death if ``died``).
+        If that is the only change since the table facts last held, they hold still once
+        ``target`` leaves the living, or but for its Self-Worth."""
         table = self._table
-        if table is not None and table.changes == Stack.changes - 1 and target in table.living:
-            table.changes = Stack.changes
+        if table is None or table.changes != Stack.changes - 1 or target not in table.living:
+            return  # worked out afresh when next asked
+        table.changes = Stack.changes
+        if not died:
             table.dirty.append(target)
+            return
+        table.living = tuple([c for c in table.living if c != target])
+        table.rows = self.codec.play_rows(table.living)
+        if table.negative is not None:
+            table.negative.discard(self.codec.char_slot[target])
+        table.dirty = [c for c in table.dirty if c != target]
 
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is in :meth:`legal_actions`, without building the list
@@ -1100,14 +1109,13 @@ class GloomState:
         else:
             self.limbo.remove(ctx.card)
             self.stacks[ctx.target].append(ctx.card)
+            self._landed(ctx.target, card.type is _DEATH)
             if card.type is _DEATH:
                 owner = self.controller[ctx.target]
                 self.emit("death", f"{self.name(ctx.target)} dies: {card.name}.",
                           card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
                 if self._check_end():
                     return
-            else:
-                self._landed(ctx.target)
             if self.guests:
                 self.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
         if ctx.resolver < 0:
