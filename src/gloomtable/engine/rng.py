@@ -12,6 +12,8 @@ from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS = [0, *(_MASK - (_MASK % n) for n in range(1, 257))]
+"""Rejection limits for small bounds (deals, shuffles, a random choice), worked out once."""
 
 T = TypeVar("T")
 
@@ -34,7 +36,7 @@ class Rng:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        limit = _MASK - (_MASK % n)
+        limit = _LIMITS[n] if n < 257 else _MASK - (_MASK % n)
         while True:  # next_u64 inlined: every random playout step asks this
             self.state = z = (self.state + _GOLDEN) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -49,7 +51,7 @@ class Rng:
         z0 = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _MASK - (_MASK % n)
+            limit = _LIMITS[n] if n < 257 else _MASK - (_MASK % n)
             while True:
                 z0 = z = (z0 + _GOLDEN) & _MASK
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

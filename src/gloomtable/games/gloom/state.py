@@ -147,7 +147,7 @@ class _TableFacts:
         stacks = self.stacks = state.stacks
         self.families = [list(f) for f in state.families]
         self.guests = list(state.guests)
-        self.living = tuple(state.living_characters())
+        self.living = tuple(state._find_living())
         self.rows: PlayRows = state.codec.play_rows(self.living)
         self.negative: set[int] | None = None
         """Target slots with negative Self-Worth, once asked."""
@@ -400,6 +400,12 @@ class GloomState:
     def living_characters(self) -> list[int]:
         """Every living target on the table: the families' Characters, then the Guests
         (controlled or in the middle, R-H6)."""
+        table = self._table
+        if table is not None and table.hold_for(self):
+            return list(table.living)
+        return self._find_living()
+
+    def _find_living(self) -> list[int]:
         deaths, stacks = self.game.deaths, self.stacks
         out = [c for fam in self.families for c in fam if stacks[c][-1] not in deaths]
         if self.guests:
@@ -849,8 +855,7 @@ class GloomState:
             elif t is _DEATH and (free or first):
                 if negative is None:
                     negative = self._negative_slots(table)
-                base = rows.base + c * rows.width
-                plays.extend([base + sl for sl in negative])
+                plays.extend(map(rows.full[c].__getitem__, negative))
             if edition1:
                 short.append(codec.discard_one_base + c)
         if short:
