@@ -829,7 +829,8 @@ class GloomState:
         counted = self.counted_used < 2
         out = [codec.PASS]
         hand = self.hands[p]
-        if counted and hand and self.game.config.edition == 2:
+        edition = self.game.config.edition
+        if counted and hand and edition == 2:
             out.append(codec.DISCARD_HAND)
         # Built in action-id order (ids grow with the card, then the target slot), so
         # the list comes out sorted without sorting the long part of it.
@@ -838,7 +839,7 @@ class GloomState:
             table = self._table = _TableFacts(self)
         rows = table.rows
         negative: list[int] | None = None
-        edition1 = counted and self.game.config.edition == 1
+        edition1 = counted and edition == 1
         first = counted and self.counted_used == 0
         free_plays = self.free_plays
         short: list[int] = []  # discard-one and Event ids: below every play id
@@ -1031,9 +1032,12 @@ class GloomState:
             self.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
         ctx = _new(Ctx, (resolver, c, target, icons))
         self.cancelled = False
-        self.queue.append(_new(Task, (FINISH_PLAY, ctx, None, (), ())))
+        finish = _new(Task, (FINISH_PLAY, ctx, None, (), ()))
         if card.type in self.game.answerable and not self.game.config.beginner:
+            self.queue.append(finish)
             self.queue.append(_new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
+        else:  # no response window: the card resolves now, as the queue would do next
+            self._finish_play(finish)
 
     # --- responses (R-G20) ------------------------------------------------------
 
@@ -1070,7 +1074,8 @@ class GloomState:
     def _run(self) -> None:
         """Run queued tasks until someone is asked a question or the game ends."""
         queue = self.queue
-        while not self.over and self.decision.kind == RUNNING:
+        # (the game's end sets the OVER decision, so this also stops when it ends)
+        while self.decision.kind == RUNNING:
             if not queue:
                 if self.counted_used < 2 or self.free_plays:  # the turn player may still play
                     self.decision = _PLAY[self.turn_player]
