@@ -161,17 +161,6 @@ class _TableFacts:
         return (self.changes == Stack.changes and self.stacks is state.stacks
                 and self.families == state.families and self.guests == state.guests)
 
-    def for_clone(self, clone: GloomState) -> _TableFacts:
-        """These facts for a fresh clone of their state (searches clone, then list plays)."""
-        new = object.__new__(_TableFacts)
-        new.stacks = clone.stacks
-        new.families, new.guests, new.living, new.rows = (  # never changed in place
-            self.families, self.guests, self.living, self.rows)
-        new.negative = None if self.negative is None else set(self.negative)
-        new.dirty = list(self.dirty)
-        new.changes = self.changes
-        return new
-
 
 class GloomState:
     """One position of a Gloom game. Mutated by :meth:`apply`; :meth:`clone` to branch."""
@@ -347,8 +336,7 @@ class GloomState:
         new.turn_player = self.turn_player
         new.decision = self.decision
         new._events = []
-        table = self._table
-        new._table = table.for_clone(new) if table is not None and table.hold_for(self) else None
+        new._table = None
         return new
 
     def snapshot(self) -> dict[str, Any]:
