@@ -924,7 +924,9 @@ class GloomState:
         kind = dec.kind
         if kind is _CLAIM:
             return counted and dec.card in self.stories and self.can_claim(d.player, dec.card)
-        if dec.card < 0 or dec.card not in self.hands[d.player]:
+        if kind is not _PLAY_ON and kind is not _PLAY_EVENT and kind is not _DISCARD_ONE:
+            return False  # not a play at all
+        if dec.card not in self.hands[d.player]:
             return False
         if kind is _DISCARD_ONE:
             return counted and self.game.config.edition == 1
@@ -933,8 +935,7 @@ class GloomState:
         if kind is _PLAY_EVENT:
             return t is _EVENT and (counted or free is not None)
         target = dec.target
-        if kind is not _PLAY_ON or target not in self.stacks \
-                or self.stacks[target][-1] in self.game.deaths:  # dead (R-G23)
+        if target not in self.stacks or self.stacks[target][-1] in self.game.deaths:  # dead (R-G23)
             return False
         if t is _MODIFIER:
             return counted or free is not None
