@@ -121,9 +121,9 @@ class Codec:
         return self.play_base + c * len(self.characters) + self.char_slot[character]
 
     def play_rows(self, targets: tuple[int, ...]) -> PlayRows:
-        """The play ids of each card on ``targets`` (memoised: every play decision
-        lists a Modifier on every living Character, and who is living changes only
-        at a death or a revival, so the same rows serve many turns and games)."""
+        """The play ids of each card on ``targets``, memoised: every play decision lists
+        each Modifier in hand on every living Character, and searches and later games
+        meet the same living Characters again."""
         rows = self._rows.get(targets)
         if rows is None:
             if len(self._rows) > 4096:

@@ -57,16 +57,11 @@ RUNNING = "_running"  # no question is open: the engine is resolving
 _RUNNING = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
 _PLAY = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
 
-
-def _as_action(action: object) -> int:
-    """An action that is not a plain ``int`` as one: numpy integers too, as RL code
-    sends them; ``bool`` and anything else are malformed."""
-    if isinstance(action, bool):
-        raise MalformedActionError(f"an action is an integer, got {action!r}")
-    try:
-        return operator.index(action)  # type: ignore[call-overload]
-    except TypeError:
-        raise MalformedActionError(f"an action is an integer, got {action!r}") from None
+# The engine's own steps on the task queue (beside the effect primitives).
+FINISH_PLAY = "_finish_play"
+ASK_RESPONSES = "_respond"
+DISCARD_EVENT = "_discard_event"
+FOLLOW = "_follow"
 
 _FREE_FOR = {
     CardType.MODIFIER: ("modifier", "any"),
@@ -74,6 +69,8 @@ _FREE_FOR = {
     CardType.EVENT: ("any",),
 }
 
+_DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
+"""What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
 
 # Enum members as module constants: looking a member up on its class is slow
 # (Python 3.11), and every action asks a few.
@@ -81,15 +78,8 @@ _MODIFIER, _EVENT, _DEATH = CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY
 _PASS, _DISCARD_HAND, _DISCARD_ONE = Kind.PASS, Kind.DISCARD_HAND, Kind.DISCARD_ONE
 _PLAY_ON, _PLAY_EVENT, _CLAIM = Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY
 
-# The engine's own steps on the task queue (beside the effect primitives).
-FINISH_PLAY = "_finish_play"
-ASK_RESPONSES = "_respond"
-DISCARD_EVENT = "_discard_event"
-FOLLOW = "_follow"
-
-# --- the commonest events, made once ------------------------------------------------
-# Events are immutable, so the same facts may share one Event: a pass or a let-it-stand
-# names only a seat, and draws and plays repeat the same few thousand facts.
+_LET_IT_STAND = (Codec.PASS,)
+"""The options of a player asked to respond with no answer in hand."""
 
 # The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
 # a NamedTuple's own __new__ is one more Python call, and every action makes several.
@@ -101,7 +91,22 @@ assert Task._fields == ("step", "ctx", "param", "data", "sub")
 assert Ctx._fields == ("resolver", "card", "target", "icons_at_play")
 assert Decision._fields == ("player", "kind", "options", "task")
 
-_LET_IT_STAND = (Codec.PASS,)  # the options of a player with no answer in hand
+
+def _as_action(action: object) -> int:
+    """An action that is not a plain ``int`` as one: numpy integers too, as RL code
+    sends them; ``bool`` and anything else are malformed."""
+    if isinstance(action, bool):
+        raise MalformedActionError(f"an action is an integer, got {action!r}")
+    try:
+        return operator.index(action)  # type: ignore[call-overload]
+    except TypeError:
+        raise MalformedActionError(f"an action is an integer, got {action!r}") from None
+
+
+# --- the commonest events, made once -------------------------------------------------
+# Events are immutable, so the same facts may share one Event: a pass or a let-it-stand
+# names only a seat, and draws, turns and plays repeat the same few thousand facts.
+
 _PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
 _LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
                           for p in range(MAX_PLAYERS))
@@ -125,9 +130,8 @@ def _play_event(p: int, c: int, name: str, target: int, target_name: str) -> Eve
     """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
     return Event("play", f"Player {p + 1} plays {name} on {target_name}.", p, c, target)
 
-_DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
-"""What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
 
+# --- what every play decision asks of the table ------------------------------------------
 
 _ONLY_STACKS = frozenset([Stack])
 
@@ -138,8 +142,9 @@ class _TableFacts:
 
     They hold while no stack has changed (``Stack.changes``: every change to a Stack or to
     the StackTable counts, whoever makes it), the stacks are the same StackTable and the
-    families and Guests are as they were. When the engine itself lands a card that kills
-    nobody, they still hold but for that Character's Self-Worth (``dirty``)."""
+    families and Guests are as they were. When the engine itself lays a card on a living
+    Character, they are kept up (see ``GloomState._landed``): a death takes it out of the
+    living, any other card leaves only its Self-Worth to look at again (``dirty``)."""
 
     __slots__ = ("changes", "dirty", "families", "guests", "living", "negative", "rows", "stacks")
 
@@ -158,6 +163,7 @@ class _TableFacts:
         self.changes = Stack.changes if counted else -1
 
     def hold_for(self, state: GloomState) -> bool:
+        """Whether these facts are still true of ``state``."""
         return (self.changes == Stack.changes and self.stacks is state.stacks
                 and self.families == state.families and self.guests == state.guests)
 
