@@ -369,11 +369,12 @@ class GloomState:
         return (self.turn + self.n - 1) // self.n
 
     def visible_of(self, char: int) -> Visible:
-        """The cardinal rule on ``char``'s stack, memoised per stack in the game
-        (the same cards in the same order always show the same). A Stack that has just
-        had a card laid on a worked-out stack builds on that instead, and leaves the
-        game's memo alone: in play nearly every stack is new, and a memo that kept them
-        all would only grow (and keep the garbage collector busy)."""
+        """The cardinal rule on ``char``'s stack (the same cards in the same order always
+        show the same). A Stack remembers its own, and builds a new one on what showed
+        before its last card. The game's memo serves what cannot remember: plain lists
+        (views and ``determinize`` build them) and the bare Characters every game starts
+        with. A Stack's longer stacks seldom come back, and kept there they would only
+        grow the memo (and keep the garbage collector busy)."""
         stack = self.stacks[char]
         v = getattr(stack, "vis", None)
         if v is not None:
@@ -385,15 +386,18 @@ class GloomState:
         key = tuple(stack)
         cache = self.game.visible_cache
         v = cache.get(key)
+        remembers = type(stack) is Stack
         if v is None:
-            if len(cache) > 100_000:
-                cache.clear()
             below = cache.get(key[:-1])
             cards = self.cards
-            v = cache[key] = (below.on_top(cards[key[-1]]) if below is not None
-                              else visible([cards[i] for i in key]))
-        if type(stack) is Stack:
-            stack.vis = v
+            v = (below.on_top(cards[key[-1]]) if below is not None
+                 else visible([cards[i] for i in key]))
+            if not remembers or len(key) == 1:
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[key] = v
+        if remembers:
+            stack.vis = v  # type: ignore[attr-defined]
         return v
 
     def self_worth(self, char: int) -> int:
