@@ -97,7 +97,6 @@ class Codec:
         self.all_plays = [tuple(range(self.play_base + c * width, self.play_base + (c + 1) * width))
                           for c in range(num_cards)]
         """For each card, its play ids on every target slot."""
-        self._rows: dict[tuple[int, ...], PlayRows] = {}
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -121,15 +120,10 @@ class Codec:
         return self.play_base + c * len(self.characters) + self.char_slot[character]
 
     def play_rows(self, targets: tuple[int, ...]) -> PlayRows:
-        """The play ids of each card on ``targets``, memoised: every play decision lists
-        each Modifier in hand on every living Character, and searches and later games
-        meet the same living Characters again."""
-        rows = self._rows.get(targets)
-        if rows is None:
-            if len(self._rows) > 4096:
-                self._rows.clear()
-            rows = self._rows[targets] = PlayRows(self, targets)
-        return rows
+        """The play ids of each card on ``targets``, for whoever keeps them while those
+        targets stand (a Gloom state keeps them until a death or a revival). Not memoised
+        here: sets of living Characters seldom come back, so a memo would only grow."""
+        return PlayRows(self, targets)
 
     def claim_story(self, c: int) -> int:
         return self.claim_base + c
