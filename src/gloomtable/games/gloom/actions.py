@@ -50,10 +50,11 @@ class PlayRows(dict[int, tuple[int, ...]]):
     """``rows[c]``: the ids of playing card ``c`` on each of one set of targets, in id
     order. Filled on first asking, card by card (see :meth:`Codec.play_rows`)."""
 
-    __slots__ = ("base", "full", "pick", "slots", "width")
+    __slots__ = ("base", "full", "pick", "slots", "targets", "width")
 
     def __init__(self, codec: Codec, targets: tuple[int, ...]) -> None:
         super().__init__()
+        self.targets = targets
         slot = codec.char_slot
         self.slots = tuple(sorted([slot[c] for c in targets]))
         self.base = codec.play_base
@@ -97,6 +98,7 @@ class Codec:
         self.all_plays = [tuple(range(self.play_base + c * width, self.play_base + (c + 1) * width))
                           for c in range(num_cards)]
         """For each card, its play ids on every target slot."""
+        self._last_rows: PlayRows | None = None
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -121,9 +123,13 @@ class Codec:
 
     def play_rows(self, targets: tuple[int, ...]) -> PlayRows:
         """The play ids of each card on ``targets``, for whoever keeps them while those
-        targets stand (a Gloom state keeps them until a death or a revival). Not memoised
-        here: sets of living Characters seldom come back, so a memo would only grow."""
-        return PlayRows(self, targets)
+        targets stand (a Gloom state keeps them until a death or a revival). Only the
+        last set asked is remembered (states of one game, one after another, ask the
+        same): sets of living Characters seldom come back later, so a memo would grow."""
+        rows = self._last_rows
+        if rows is None or rows.targets != targets:
+            rows = self._last_rows = PlayRows(self, targets)
+        return rows
 
     def claim_story(self, c: int) -> int:
         return self.claim_base + c

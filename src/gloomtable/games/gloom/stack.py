@@ -43,7 +43,10 @@ def _counts(name: str) -> Any:
 
 
 class Stack(list[int]):
-    """Card indices, bottom (the Character or Guest) first."""
+    """Card indices, bottom (the Character or Guest) first. ``vis`` is what shows, once
+    worked out; ``below`` (unset until a card is laid on top) what showed before the last
+    card, if that was the last change and it had been worked out: the new Visible is that
+    plus one card."""
 
     __slots__ = ("below", "vis")
     changes = 0
@@ -52,9 +55,6 @@ class Stack(list[int]):
     def __init__(self, cards: Any = (), vis: Visible | None = None) -> None:
         super().__init__(cards)
         self.vis: Visible | None = vis
-        self.below: Visible | None = None
-        """What showed before the last card was laid on top, if that was the last
-        change and it had been worked out: the new Visible is that plus one card."""
 
     def append(self, card: int) -> None:  # spelt out: a card lands on every play
         self.below, self.vis = self.vis, None
