@@ -120,4 +120,8 @@ def test_gloom_observe_from_the_state_equals_encoding_the_view(name: str, config
                 break
             legal = state.legal_actions()
             state.apply(legal[rng.below(len(legal))])
+        # A state whose stacks are plain lists (as one rebuilt from a view is) too.
+        plain = state.clone()
+        plain.stacks = {c: list(st) for c, st in plain.stacks.items()}
+        np.testing.assert_array_equal(fast.observe(plain, 0), ref.encode(plain.view(0)))
     assert checked > 300

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gloomtable.engine import Game
+from gloomtable.games.gloom.stack import StackTable
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 from gloomtable.games.gloom.view import stack_facts
 from gloomtable.rl.slots import Layout
@@ -62,7 +63,7 @@ class _Table:
     the zone bytes and target blocks they set, and per seat the Family Value and the
     number of living stacks whose lasting effects move the draw limit."""
 
-    __slots__ = ("bases", "bits", "blocks", "cards", "fv", "lasting", "ps", "vs")
+    __slots__ = ("bases", "bits", "blocks", "cards", "fv", "lasting", "ps", "targets", "vs")
 
     def __init__(self, cards: list[int], size: int, blocks: list[bytes], n: int) -> None:
         self.cards = cards
@@ -70,6 +71,8 @@ class _Table:
         """Each stack's ``Visible`` when last encoded."""
         self.ps = [-2] * len(cards)
         self.bases: list[Any] = [None] * len(cards)
+        self.targets: np.ndarray | None = None
+        """The blocks joined, as float32 (``None`` after a change)."""
         self.bits = bytearray(size)
         self.blocks = blocks
         self.fv = [0] * n
@@ -191,15 +194,15 @@ class GloomEncoder:
         block[1 + owner] = 1.0
         return tuple(ones), t, array("f", block).tobytes()
 
-    def _assemble(self, cardbits: bytearray, blocks: list[bytes], rest: list[float],
+    def _assemble(self, cardbits: bytearray, targets: np.ndarray, rest: list[float],
                   target_slot: int) -> np.ndarray:
-        """The vector from its regions: per-card zones (0/1 bytes), then the target
-        blocks (float32 bytes, in target order) and everything after them; then the
-        "target of the card being played" slot of ``target_slot`` (-1: none)."""
+        """The vector from its regions: per-card zones (0/1 bytes), the target blocks
+        (float32, in target order) and everything after them; then the "target of the
+        card being played" slot of ``target_slot`` (-1: none)."""
         out = np.empty(self.size, np.float32)
         out[:self.o_target] = np.frombuffer(cardbits, np.uint8)
-        blocks.append(array("f", rest).tobytes())
-        out[self.o_target:] = np.frombuffer(b"".join(blocks), np.float32)
+        out[self.o_target:self.o_story] = targets
+        out[self.o_story:] = np.frombuffer(array("f", rest), np.float32)
         if target_slot >= 0:
             out[self.o_target + target_slot * self.per_target + self.n + 3] = 1.0
         return out
@@ -312,13 +315,15 @@ class GloomEncoder:
             [f["index"] for f in view["families_available"]], view["over"], view["plays_left"],
             view["free_plays"], view["hand_sizes"], view["draw_limits"], view["skips"], fv,
             view["draw_pile"], view["turn"])
-        return self._assemble(bits, blocks, rest,
+        return self._assemble(bits, np.frombuffer(b"".join(blocks), np.float32), rest,
                               -1 if target is None else self.target_slot.get(target, -1))
 
     def observe(self, state: Any, seat: int) -> np.ndarray:
         """``encode(state.view(seat))`` without building the view: the environments'
         hot path. It reads exactly what that view shows (the seat's own hand, the
         table, counts), and a test holds the two equal position by position."""
+        if type(state.stacks) is not StackTable:  # plain lists (a state rebuilt from a view)
+            return self.encode(state.view(seat))  # keep no memo of what shows on them
         table = self._table(state, seat)
         bits = bytearray(table.bits)  # the stacks' cards; every other card is elsewhere
         z, oc = self.zones, self.o_card
@@ -355,7 +360,9 @@ class GloomEncoder:
             [f for f, taken in enumerate(state.family_taken) if taken < 0], over,
             max(0, 2 - state.counted_used), state.free_plays, [len(h) for h in state.hands],
             limits, state.skips, table.fv, len(state.draw_pile), state.turn)
-        return self._assemble(bits, list(table.blocks), rest,
+        if table.targets is None:  # the blocks changed since this seat last looked
+            table.targets = np.frombuffer(b"".join(table.blocks), np.float32)
+        return self._assemble(bits, table.targets, rest,
                               -1 if target < 0 else self.target_slot.get(target, -1))
 
     def _base(self, c: int, stack: Any, v: Any) -> tuple[Any, ...]:
@@ -434,6 +441,7 @@ class GloomEncoder:
             if t >= 0:
                 k = 4 * (1 + owner)
                 blocks[t] = base[6][:k] + ONE_F32 + base[6][k + 4:]
+                table.targets = None
             if p >= 0:
                 if base[1]:
                     fv[p] += v.self_worth

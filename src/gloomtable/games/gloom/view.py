@@ -5,31 +5,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gloomtable.games.gloom.cards import CardType, Visible
+from gloomtable.games.gloom.cards import Card, CardType, Region, Visible
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.state import GloomState
 
 
-def _live(v: Visible) -> tuple[int, ...]:
-    """Cards whose continuous (text showing) or persistent effects hold on a living stack."""
-    if v.stack[-1].type is CardType.UNTIMELY_DEATH:
-        return ()
-    live = []
-    text = v.text_card
-    if text is not None and text.effects_when("continuous"):
-        live.append(text.index)
-    live.extend(card.index for card in v.persistent_cards() if card.effects_when("persistent"))
-    return tuple(live)
+_TEXT, _PERSISTENT_ICON = int(Region.TEXT), int(Region.PERSISTENT_ICON)
+
+
+def _has(card: Card, when: str) -> bool:
+    return any(e.when == when for e in card.effects)
 
 
 def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
-    """(card whose text shows, cards with live effects, dead) of a stack, worked out
-    once per stack: every view and observation asks for them."""
+    """(card whose text shows, cards whose continuous (text showing) or persistent
+    effects hold, dead) of a stack, worked out once per stack (every view and
+    observation asks for them, and a new stack is made on nearly every play)."""
     if v.view_facts is None:
-        text = v.text_card
-        v.view_facts = (text.index if text is not None else None, _live(v),
-                        v.stack[-1].type is CardType.UNTIMELY_DEATH)
+        stack, shown = v.stack, v.shown_by
+        text = shown[_TEXT]
+        dead = stack[-1].type is CardType.UNTIMELY_DEATH
+        live: list[int] = []
+        if not dead:
+            if text >= 0 and _has(stack[text], "continuous"):
+                live.append(stack[text].index)
+            if shown[_PERSISTENT_ICON] >= 0:  # else no card's persistent icon shows
+                live += [c.index for c in v.persistent_cards() if _has(c, "persistent")]
+        v.view_facts = (stack[text].index if text >= 0 else None, tuple(live), dead)
     return v.view_facts
 
 
