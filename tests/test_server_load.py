@@ -52,21 +52,27 @@ class Table:
     over: bool = False
 
 
+async def states(ws, t: Table, stop: asyncio.Event):
+    """The ``state`` messages of one connection (errors noted on the table) until
+    ``stop`` is set while the line is quiet, or MAX_MESSAGES have come."""
+    for _ in range(MAX_MESSAGES):
+        try:
+            raw = await asyncio.wait_for(ws.recv(), 0.5)
+        except TimeoutError:
+            if stop.is_set():
+                return
+            continue
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            t.errors.append(msg)
+        elif msg["type"] == "state":
+            yield msg
+
+
 async def spectate(url: str, t: Table, stop: asyncio.Event) -> None:
     """Checks the stream: state ids never go back, log entries arrive in order without gaps."""
     async with connect(url, open_timeout=60, max_queue=None, max_size=2**24) as ws:
-        for _ in range(MAX_MESSAGES):
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                if stop.is_set():
-                    return
-                continue
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                t.errors.append(msg)
-            if msg["type"] != "state":
-                continue
+        async for msg in states(ws, t, stop):
             assert msg["state_id"] >= t.last_sid, "a state id went back"
             t.last_sid = msg["state_id"]
             assert msg["log_start"] <= t.log_next or t.log_next == 0, "a gap in the log"
@@ -82,19 +88,7 @@ async def play(url: str, t: Table, rng: Rng, stop: asyncio.Event) -> None:
     """A person seat: a random choice whenever asked; remembers what the server confirmed."""
     pending: tuple[int, int, float] | None = None
     async with connect(url, open_timeout=60, max_queue=None, max_size=2**24) as ws:
-        for _ in range(MAX_MESSAGES):
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                if stop.is_set():
-                    return
-                continue
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                t.errors.append(msg)
-                continue
-            if msg["type"] != "state":
-                continue
+        async for msg in states(ws, t, stop):
             if pending is not None and msg["state_id"] > pending[0]:
                 t.confirmed[pending[0]] = pending[1]
                 t.latencies.append(time.monotonic() - pending[2])
