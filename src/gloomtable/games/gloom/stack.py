@@ -7,16 +7,23 @@ keeps the last :class:`~gloomtable.games.gloom.cards.Visible` worked out for it
 and forgets it on any change, whoever makes the change.
 
 Facts about the whole table (who lives, whose Self-Worth is negative) are asked on
-every play decision too. ``Stack.changes`` counts every change to any stack and
+every play decision too. ``Stack.changes`` moves on every change to any stack and
 every stack put into or taken out of a :class:`StackTable`, so a cache of such
-facts knows it still holds while the count has not moved.
+facts knows it still holds while the value has not moved.
 """
 
 from __future__ import annotations
 
+from itertools import count
 from typing import Any, SupportsIndex
 
 from gloomtable.games.gloom.cards import Visible
+
+_TICKS = count(1)
+"""Where ``Stack.changes`` takes its values. ``next`` is one indivisible step, so even
+when threads change stacks at once (the server's bots search in worker threads) every
+change stores a value never stored before, and a count someone noted never comes back:
+``changes += 1`` could lose an update and land on a value already noted."""
 
 
 def _forgets(name: str) -> Any:
@@ -24,7 +31,7 @@ def _forgets(name: str) -> Any:
 
     def mutate(self: Stack, *args: Any, **kw: Any) -> Any:
         self.vis = self.below = None
-        Stack.changes += 1
+        Stack.changes = next(_TICKS)
         return method(self, *args, **kw)
 
     mutate.__name__ = name
@@ -35,7 +42,7 @@ def _counts(name: str) -> Any:
     method = getattr(dict, name)
 
     def mutate(self: StackTable, *args: Any, **kw: Any) -> Any:
-        Stack.changes += 1
+        Stack.changes = next(_TICKS)
         return method(self, *args, **kw)
 
     mutate.__name__ = name
@@ -50,7 +57,8 @@ class Stack(list[int]):
 
     __slots__ = ("below", "vis")
     changes = 0
-    """Changes to any stack or stack table so far (never decreases)."""
+    """Moves to a fresh value on every change to any stack or stack table (so a cache
+    that noted it holds while it stands)."""
 
     def __init__(self, cards: Any = (), vis: Visible | None = None) -> None:
         super().__init__(cards)
@@ -58,12 +66,12 @@ class Stack(list[int]):
 
     def append(self, card: int) -> None:  # spelt out: a card lands on every play
         self.below, self.vis = self.vis, None
-        Stack.changes += 1
+        Stack.changes = next(_TICKS)
         list.append(self, card)
 
     def pop(self, index: SupportsIndex = -1) -> int:
         self.vis = self.below = None
-        Stack.changes += 1
+        Stack.changes = next(_TICKS)
         return list.pop(self, index)
 
     extend = _forgets("extend")

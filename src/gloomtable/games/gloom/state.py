@@ -897,12 +897,12 @@ class GloomState:
         table.dirty = []
         return sorted(negative)
 
-    def _landed(self, target: int, died: bool) -> None:
-        """A card has just landed on the living ``target`` (an Untimely Death if ``died``).
-        If that is the only change since the table facts last held, they hold still once
-        ``target`` leaves the living, or but for its Self-Worth."""
+    def _landed(self, target: int, died: bool, before: int) -> None:
+        """A card has just landed on the living ``target`` (an Untimely Death if ``died``);
+        ``before`` is ``Stack.changes`` just before it landed. If the table facts held then,
+        they hold still once ``target`` leaves the living, or but for its Self-Worth."""
         table = self._table
-        if table is None or table.changes != Stack.changes - 1 or target not in table.living:
+        if table is None or table.changes != before or target not in table.living:
             return  # worked out afresh when next asked
         table.changes = Stack.changes
         if not died:
@@ -1129,8 +1129,9 @@ class GloomState:
             self.queue.append(Task(DISCARD_EVENT, ctx, None))
         else:
             self.limbo.remove(ctx.card)
+            before = Stack.changes
             self.stacks[ctx.target].append(ctx.card)
-            self._landed(ctx.target, card.type is _DEATH)
+            self._landed(ctx.target, card.type is _DEATH, before)
             if card.type is _DEATH:
                 owner = self.controller[ctx.target]
                 self.emit("death", f"{self.name(ctx.target)} dies: {card.name}.",
