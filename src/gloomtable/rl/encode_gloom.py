@@ -179,20 +179,41 @@ class GloomEncoder:
         block[b + 1:b + 6] = [_clip(x) for x in vals]
         return block
 
-    def _owned(self, card: int, stack: Any, owner: int,
-               base: list[float]) -> tuple[tuple[int, ...], int, bytes]:
-        """What one Character or Guest sets as seen from relative seat ``owner``: (its
-        cards' zone slots, its target index or -1, its target block as float32 bytes)."""
+    def _block_bytes(self, dead: bool, live: bool, points: Any, icon_slots: Any,
+                     self_worth: int, height: int) -> bytes:
+        """:meth:`_base_block` as float32 bytes, shared by every stack that shows the
+        same (both encoding paths ask here)."""
+        facts = (dead, live, points, icon_slots, self_worth, height)
+        block = self._blocks.get(facts)
+        if block is None:
+            if len(self._blocks) >= CACHE_LIMIT:
+                self._blocks.clear()
+            block = self._blocks[facts] = array("f", self._base_block(*facts)).tobytes()
+        return block
+
+    def _zone_offsets(self, stack: Any) -> tuple[tuple[int, ...], int]:
+        """Where a stack's cards are marked, but for the controller (add the relative
+        seat), and where its top card is marked "stack top"."""
         z, oc = self.zones, self.o_card
-        zone = len(ZONES) + owner
-        ones = [oc + c * z + zone for c in stack]
-        ones.append(oc + stack[-1] * z + 4)
-        t = self.target_slot.get(card)
-        if t is None:
-            return tuple(ones), -1, b""
-        block = list(base)
-        block[1 + owner] = 1.0
-        return tuple(ones), t, array("f", block).tobytes()
+        return tuple([oc + x * z + len(ZONES) for x in stack]), oc + stack[-1] * z + 4
+
+    @staticmethod
+    def _for_owner(block: bytes, owner: int) -> bytes:
+        """``block`` with the controller slot of relative seat ``owner`` set."""
+        k = 4 * (1 + owner)
+        return block[:k] + ONE_F32 + block[k + 4:]
+
+    def _owned(self, ch: dict[str, Any], owner: int) -> tuple[tuple[int, ...], int, bytes]:
+        """What one Character or Guest view sets as seen from relative seat ``owner``:
+        (its cards' zone slots, its target index or -1, its target block)."""
+        offs, top = self._zone_offsets(ch["stack"])
+        ones = (*[o + owner for o in offs], top)
+        t = self.target_slot.get(ch["card"], -1)
+        if t < 0:
+            return ones, -1, b""
+        block = self._block_bytes(ch["dead"], bool(ch["live_effects"]), tuple(ch["points"]),
+                                  tuple(ch["icon_slots"]), ch["self_worth"], len(ch["stack"]))
+        return ones, t, self._for_owner(block, owner)
 
     def _assemble(self, cardbits: bytearray, targets: np.ndarray, rest: list[float],
                   target_slot: int) -> np.ndarray:
@@ -297,10 +318,7 @@ class GloomEncoder:
         for ch, owner in tv:
             key = (ch["card"], owner, tuple(ch["stack"]), ch["dead"], bool(ch["live_effects"]),
                    tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
-            ones, t, block = self._cached(key, lambda ch=ch, owner=owner: self._owned(
-                ch["card"], ch["stack"], owner, self._base_block(
-                    ch["dead"], bool(ch["live_effects"]), ch["points"], ch["icon_slots"],
-                    ch["self_worth"], len(ch["stack"]))))
+            ones, t, block = self._cached(key, lambda ch=ch, owner=owner: self._owned(ch, owner))
             for i in ones:
                 bits[i] = 1
             if t >= 0:
@@ -378,19 +396,11 @@ class GloomEncoder:
             bases.clear()
         _text, live, dead = stack_facts(v)
         limit = any(st.name in LIMIT_STEPS for st in v.lasting_steps)
-        z, oc = self.zones, self.o_card
         t = self.target_slot.get(c, -1)
-        block = b""
-        if t >= 0:  # many stacks show the same: blocks are shared by what they encode
-            facts = (dead, bool(live) and not self.beginner, v.points, v.icon_slots,
-                     v.self_worth, len(stack))
-            block = self._blocks.get(facts)
-            if block is None:
-                if len(self._blocks) >= CACHE_LIMIT:
-                    self._blocks.clear()
-                block = self._blocks[facts] = array("f", self._base_block(*facts)).tobytes()
-        base = bases[id(v)] = (v, dead, limit, tuple(oc + x * z + len(ZONES) for x in stack),
-                               oc + stack[-1] * z + 4, t, block)
+        block = b"" if t < 0 else self._block_bytes(
+            dead, bool(live) and not self.beginner, v.points, v.icon_slots, v.self_worth,
+            len(stack))
+        base = bases[id(v)] = (v, dead, limit, *self._zone_offsets(stack), t, block)
         return base
 
     def _table(self, state: Any, seat: int) -> _Table:
@@ -439,8 +449,7 @@ class GloomEncoder:
             bits[base[4]] = 1
             t = base[5]
             if t >= 0:
-                k = 4 * (1 + owner)
-                blocks[t] = base[6][:k] + ONE_F32 + base[6][k + 4:]
+                blocks[t] = self._for_owner(base[6], owner)
                 table.targets = None
             if p >= 0:
                 if base[1]:
