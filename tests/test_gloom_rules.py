@@ -764,12 +764,14 @@ def test_R_G19_persistent_effect_holds_while_its_icon_shows_even_with_text_cover
     assert draw_limits(s) == [5, 5]
 
 
-def test_R_G19_persistent_effect_needs_every_region_the_data_names():
+def test_R_G19_persistent_effect_holds_while_any_region_the_data_names_shows():
     s = start(PERSISTENT_DECK)
     a = s.families[0][0]
     put_on(s, a, "pers-portrait-limit")
     assert draw_limits(s)[0] == 6
-    put_on(s, a, "portrait-only")  # the central illustration is covered
+    put_on(s, a, "portrait-only")  # the central illustration is covered; the icon shows
+    assert draw_limits(s)[0] == 6
+    put_on(s, a, "pers-other")  # now the persistent icon too: every named region is covered
     assert draw_limits(s)[0] == 5
 
 

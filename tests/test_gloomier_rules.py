@@ -356,7 +356,7 @@ def test_R_H7_a_dead_guest_stays_put():
     assert s.controller[sleuth] == -1
 
 
-def test_R_H7_following_is_persistent_surviving_text_and_ending_with_the_icon():
+def test_R_H7_R_G19_following_survives_text_and_icon_covered_while_the_portrait_shows():
     s = hall()
     sleuth = g(s, "sleuth")
     put_on(s, sleuth, "texty")  # covers the text plate, not the persistent icon
@@ -364,11 +364,13 @@ def test_R_H7_following_is_persistent_surviving_text_and_ending_with_the_icon():
     play(s, "murder", s.families[1][0])
     pass_responses(s)
     assert s.controller[sleuth] == 1
-    put_on(s, sleuth, "icon-cover")  # the persistent icon is covered
+    # R-G19 (refined): the persistent icon is covered, but the Guest's portrait, the
+    # other region it names, still shows, so it still follows (a death covers both).
+    put_on(s, sleuth, "icon-cover")
     set_hand(s, 0, ["murder2"])
     play(s, "murder2", s.families[0][0])
     pass_responses(s)
-    assert s.controller[sleuth] == 1
+    assert s.controller[sleuth] == 0
 
 
 def test_R_H7_nothing_resolves_for_a_card_on_a_guest_in_the_middle():

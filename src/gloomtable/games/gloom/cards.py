@@ -46,7 +46,7 @@ class Region(int, Enum):
 
 
 NUM_REGIONS = len(Region)
-_TEXT, _PERSISTENT_ICON = int(Region.TEXT), int(Region.PERSISTENT_ICON)
+_TEXT = int(Region.TEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +171,8 @@ class Visible:
             if text >= 0:
                 steps += [st for e in self.stack[text].effects if e.when == "continuous"
                           for st in e.steps]
-            if self.shown_by[_PERSISTENT_ICON] >= 0:  # else no card's persistent icon shows
-                steps += [st for card in self.persistent_cards() for e in card.effects
-                          if e.when == "persistent" for st in e.steps]
+            steps += [st for card in self.persistent_cards() for e in card.effects
+                      if e.when == "persistent" for st in e.steps]
             self._lasting = tuple(steps)
         return self._lasting
 
@@ -201,14 +200,18 @@ class Visible:
         return self.card_at(Region.TEXT)
 
     def persistent_cards(self) -> tuple[Card, ...]:
-        """Cards whose persistent effects are live (R-G19): every region the card's
-        data requires must show that very card."""
+        """Cards whose persistent effects are live (R-G19): a card's effect holds while
+        ANY region its data names (``persistent_requires``) shows that very card, and
+        ends when all are covered. Only a card shown in some region can qualify, so
+        just the (at most nine, usually two or three) shown positions are looked at."""
+        shown, stack = self.shown_by, self.stack
         live = []
-        for pos, card in enumerate(self.stack):
-            if card.prints_persistent_icon and all(
-                self.shown_by[r] == pos for r in card.persistent_requires
-            ):
-                live.append(card)
+        for pos in sorted({p for p in shown if p >= 0}):
+            card = stack[pos]
+            for r in card.persistent_requires:
+                if shown[r] == pos:
+                    live.append(card)
+                    break
         return tuple(live)
 
     def live_effects(self, when: str) -> tuple[Effect, ...]:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from gloomtable.games.gloom.state import GloomState
 
 
-_TEXT, _PERSISTENT_ICON = int(Region.TEXT), int(Region.PERSISTENT_ICON)
+_TEXT = int(Region.TEXT)
 
 
 def _has(card: Card, when: str) -> bool:
@@ -30,8 +30,7 @@ def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
         if not dead:
             if text >= 0 and _has(stack[text], "continuous"):
                 live.append(stack[text].index)
-            if shown[_PERSISTENT_ICON] >= 0:  # else no card's persistent icon shows
-                live += [c.index for c in v.persistent_cards() if _has(c, "persistent")]
+            live += [c.index for c in v.persistent_cards() if _has(c, "persistent")]
         v.view_facts = (stack[text].index if text >= 0 else None, tuple(live), dead)
     return v.view_facts
 
