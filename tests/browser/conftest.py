@@ -20,6 +20,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS_ENV = "GLOOM_SCREENSHOTS"
+"""Set to 1 to rewrite the README's screenshots; a plain run leaves the tree unchanged."""
 MAX_DECISIONS = 800
 """No click-through loop runs longer than this many decisions."""
 
@@ -56,6 +58,16 @@ def context(browser: Any) -> Iterator[Any]:
         yield ctx
     finally:
         ctx.close()
+
+
+def shoot(page: Any, name: str, **kwargs: Any) -> bool:
+    """Save docs/screenshots/<name>.png, only when GLOOM_SCREENSHOTS is set (the
+    README's pictures are taken afresh on request, never by a plain test run)."""
+    if not os.environ.get(SCREENSHOTS_ENV):
+        return False
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **kwargs)
+    return True
 
 
 class PageErrors:

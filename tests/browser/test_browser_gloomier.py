@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import SCREENSHOTS, PageErrors, create_in_lobby, page_state, play_by_clicks
+from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks, shoot
 from gloomtable.engine import GloomtableError
 from gloomtable.games import make_game
 from gloomtable.server.testing import ServerProcess
@@ -31,6 +31,5 @@ def test_gloomier_table_shows_the_middle(server: ServerProcess, context: Any) ->
     middle = state["view"].get("middle") or {}
     if middle.get("guests") or middle.get("stories"):
         page.wait_for_selector("[data-testid=middle]")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "gloomier-table.png"), full_page=True)
+    shoot(page, "gloomier-table", full_page=True)
     errors.check()

@@ -13,12 +13,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conftest import shoot
 from gloomtable.designer.starter import write_starter
 from gloomtable.games.gloom.cards import visible
 from gloomtable.games.gloom.deck import load_deck
 from gloomtable.server.testing import ServerProcess
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 STACK = ["lord-slogar", "swallowed-a-suspicious-oyster", "went-down-the-well-after-a-hat"]
 
@@ -69,7 +69,7 @@ def test_classic_gallery_file_draws_every_card_and_the_stack_as_the_engine_sees_
         assert cell == (name if name is not None else "nothing: see-through"), region
     assert page.get_by_test_id("stack-self-worth").inner_text() == (f"+{worth}" if worth > 0 else str(worth))
     assert page.locator(".stack-view svg .card-layer").count() == len(STACK)
-    page.screenshot(path=str(SHOTS / "gallery-classic.png"))
+    shoot(page, "gallery-classic")
     # look through the stack: one layer fewer, the engine's answer for the shorter stack
     page.get_by_test_id("upto").fill("2")
     names2, worth2 = expected_regions(STACK[:2])
@@ -97,7 +97,7 @@ def test_a_user_deck_gallery_file(browser, tmp_path) -> None:
     assert page.get_by_test_id("region-3").inner_text() == "Was Rained On"
     assert page.get_by_test_id("region-5").inner_text() == "Lost an Umbrella"  # its blank hides nothing here
     assert page.get_by_test_id("region-6").inner_text() == "Lost an Umbrella"  # the text plate
-    page.screenshot(path=str(SHOTS / "gallery-user-deck.png"), full_page=False)
+    shoot(page, "gallery-user-deck", full_page=False)
     assert not errors, errors
     page.close()
 

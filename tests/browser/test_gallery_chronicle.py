@@ -15,9 +15,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from conftest import shoot
 from gloomtable.server.testing import ServerProcess
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +67,7 @@ def test_a_finished_tables_chronicle_is_shown_and_downloadable(browser, designer
     assert section.locator("article.tale").count() == 16  # four families of four (R-G8)
     assert section.locator("li.death").count() >= 4
     section.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / "gallery-chronicle-end-screen.png"))
+    shoot(page, "gallery-chronicle-end-screen")
 
     with page.expect_download() as dl:
         page.get_by_test_id("chronicle-md").click()

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import shoot
 from gloomtable.i18n.cards import read_translation
 from gloomtable.server.testing import ServerProcess
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAX_CLICKS = 12
 
 
@@ -98,8 +97,7 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
             assert word in text, word
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("[data-testid=lang-switch]").input_value() == lang
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"lobby-{lang}.png"))
+        shoot(page, f"lobby-{lang}")
 
         gloom_table(page, server.url, seed=31)
         a_few_plays(page, seed=7)
@@ -113,7 +111,7 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
         log = " ".join(page.locator(".log-entry:not(.narration)").all_inner_texts())
         assert ("Игрок" if lang == "ru" else "jugador") in log, log[:500]
         assert "Player " not in log and " plays " not in log, log[:500]
-        page.screenshot(path=str(SCREENSHOTS / f"gloom-table-{lang}.png"), full_page=True)
+        shoot(page, f"gloom-table-{lang}", full_page=True)
         assert not errors, errors
     finally:
         ctx.close()

@@ -64,9 +64,15 @@ export class CreaturesBoard {
 
   decisionText(m, mine) {
     const d = m.view.decision;
-    const text = d === "same_number"
-      ? _("same number played: flip a Machine or make another player draw")
-      : _("play a Creature on a pile, or pass");
+    // Passing is legal only when no Creature fits (the choices say so); only
+    // the deciding seat has them, so others read the plain "play" heading.
+    const canPass = mine && m.choices.some((c) => c.kind === "pass");
+    const canPlay = mine && m.choices.some((c) => c.kind === "play");
+    let text;
+    if (d === "same_number") text = _("same number played: flip a Machine or make another player draw");
+    else if (canPass && canPlay) text = _("play a Creature on a pile, or pass");
+    else if (canPass) text = _("no Creature fits a pile: pass");
+    else text = _("play a Creature on a pile");
     return mine ? _("Your decision: {what}", { what: text }) : text;
   }
 
