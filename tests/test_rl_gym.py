@@ -71,3 +71,32 @@ def test_render_ansi_shows_the_learners_view() -> None:
     env = gymnasium.make("gloomtable/Gloom-v0", render_mode="ansi").unwrapped
     env.reset(seed=3)
     assert isinstance(env.render(), str) and env.render()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_action_masks_equal_the_legal_mask_at_every_step(env_id: str) -> None:
+    """issue 21: sb3-contrib's MaskablePPO asks ``env.action_masks()``; it must be the
+    observation's mask (the learner's legal actions) at every step of whole games."""
+    env = gymnasium.make(env_id, opponents="random", seat=None).unwrapped
+    rng = np.random.default_rng(5)
+    for seed in range(2):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(10_000):
+            masks = env.action_masks()
+            assert masks.dtype == bool and masks.shape == (env.action_space.n,)
+            legal = np.flatnonzero(masks)
+            assert np.array_equal(masks, obs["action_mask"].astype(bool))
+            assert sorted(env.aec.state.legal_actions()) == list(legal)
+            obs, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+            if term or trunc:
+                assert not env.action_masks().any()
+                break
+        else:
+            raise AssertionError("the game did not end")
+
+
+def test_make_with_render_mode_human_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gymnasium.make("gloomtable/Creatures-v0", render_mode="human")
+    env.reset(seed=2)
+    assert env.render() is None
+    assert "Your hand" in capsys.readouterr().out

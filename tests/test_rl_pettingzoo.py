@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     # pettingzoo.test imports PettingZoo's own classic games through their old,
     # deprecated import path; that note is PettingZoo's, not ours.
     warnings.simplefilter("ignore", DeprecationWarning)
-    from pettingzoo.test import api_test, seed_test
+    from pettingzoo.test import api_test, render_test, seed_test
 
 # PettingZoo's api_test exempts its own dict-observation games from these two
 # notes by name ("leduc_holdem_v4", "chess_v6", ...); a dict of observation and
@@ -122,6 +122,16 @@ def test_render_ansi_is_the_acting_seats_text() -> None:
     assert module("creatures_v0").raw_env().render() is None
 
 
+@pytest.mark.parametrize("name", ENVS)
+def test_pettingzoo_render_test_passes(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 21: PettingZoo's own render_test, over every mode we declare (human, ansi)."""
+    env = module(name)
+    assert env.env().metadata["render_modes"] == ["human", "ansi"]
+    render_test(env.env)
+    printed = capsys.readouterr().out
+    assert "Your hand" in printed  # "human" printed the acting seat's table
+
+
 def test_raw_env_refuses_an_illegal_action_and_env_ends_the_game() -> None:
     raw = module("creatures_v0").raw_env()
     raw.reset(seed=2)
@@ -143,7 +153,7 @@ def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ConfigError, match="reward"):
         module("creatures_v0").raw_env(reward="points")
     with pytest.raises(ConfigError, match="render_mode"):
-        module("creatures_v0").raw_env(render_mode="human")
+        module("creatures_v0").raw_env(render_mode="rgb_array")
     with pytest.raises(ConfigError, match="2 to 4 players"):
         module("creatures_v0").raw_env(players=7)
     with pytest.raises(ConfigError, match="unknown environment"):

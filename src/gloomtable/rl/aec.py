@@ -24,6 +24,8 @@ from gloomtable.engine import ConfigError, Game, State
 from gloomtable.games import make_game
 
 REWARDS = ("win_share", "shaped")
+RENDER_MODES = ["human", "ansi"]
+"""``"human"`` prints the table (the terminal client's text), ``"ansi"`` returns it."""
 SHORT_MASK = 4
 """Action masks of at most this many legal actions are kept and copied, not rebuilt."""
 SEED_BOUND = 2**63 - 1
@@ -35,11 +37,11 @@ class GloomtableAECEnv(AECEnv):
     def __init__(self, game_name: str, env_name: str, encoder_for: Callable[[Game], Any],
                  render_mode: str | None = None, reward: str = "win_share", **config: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         if reward not in REWARDS:
             raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-        self.metadata = {"render_modes": ["ansi"], "name": env_name, "is_parallelizable": False,
+        self.metadata = {"render_modes": list(RENDER_MODES), "name": env_name, "is_parallelizable": False,
                          "render_fps": 1}
         self.render_mode = render_mode
         self.reward_kind = reward
@@ -163,13 +165,22 @@ class GloomtableAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The table as the agent to move sees it (``render_mode="ansi"``)."""
+        """The table as the agent to move sees it: returned (``render_mode="ansi"``)
+        or printed (``"human"``, which returns ``None`` as Gymnasium's convention asks)."""
         if self.render_mode is None:
             return None
-        return self.state.render(self.seat_of[self.agent_selection])
+        return render_text(self.render_mode, self.state.render(self.seat_of[self.agent_selection]))
 
     def close(self) -> None:
         """Nothing to release: no window, no process."""
+
+
+def render_text(mode: str, text: str) -> str | None:
+    """``text`` for ``"ansi"``; printed for ``"human"`` (a text game's window is the terminal)."""
+    if mode == "human":
+        print(text, flush=True)
+        return None
+    return text
 
 
 def wrapped(e: GloomtableAECEnv) -> Any:

@@ -20,7 +20,7 @@ import numpy as np
 
 from gloomtable.bots.base import bot_action, make_bot
 from gloomtable.engine import ConfigError
-from gloomtable.rl.aec import GloomtableAECEnv
+from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, render_text
 
 GAMES = {"Gloom-v0": "gloom", "Gloomier-v0": "gloomier", "Creatures-v0": "creatures"}
 ILLEGAL_REWARD = -1.0
@@ -48,7 +48,7 @@ class SeatEnv(gymnasium.Env):
     Other keywords (``players``, ``reward``, game options) go to the game.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, game: str = "creatures", opponents: str | list[str] = "random",
                  seat: int | None = 0, render_mode: str | None = None, **kw: Any) -> None:
@@ -134,10 +134,21 @@ class SeatEnv(gymnasium.Env):
         obs, info = self._observe()
         return obs, float(reward), terminated, truncated, info
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner now, as a bool array over the action space
+        (the method sb3-contrib's ``MaskablePPO`` looks for). All False once the
+        game is over (the same mask as ``obs["action_mask"]``)."""
+        mask = np.zeros(self.action_space.n, bool)
+        state = self.aec.state
+        if not state.is_over() and state.current_player() == self.seat:
+            mask[self.aec.legal_actions()] = True
+        return mask
+
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        """The table as the learner sees it: returned (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
             return None
-        return self.aec.state.render(self.seat)
+        return render_text(self.render_mode, self.aec.state.render(self.seat))
 
     def close(self) -> None:
         """Nothing to release."""
