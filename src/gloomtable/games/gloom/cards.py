@@ -90,6 +90,9 @@ class Card:
     """A double-sided Character's reverse side (a Guest or a Story), by card key (R-H1)."""
     requires: tuple[tuple[str, int], ...] = ()
     """A Story's requirement: (icon, count) pairs its claimer's family must show (R-H5)."""
+    gender: str | None = None
+    """A Character's or Guest's grammatical gender (feminine, masculine, plural), for
+    translations that inflect; ``None`` when the deck does not say (read as masculine)."""
     prints: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Which regions this card prints into, indexed by :class:`Region`."""
 

@@ -123,11 +123,15 @@ class BackSpec(_Strict):
     persistent_requires: list[Literal["persistent_icon", "portrait", "text"]] = Field(
         default_factory=lambda: ["persistent_icon", "portrait"],
         description="Guests: regions that must show for their persistent effects to hold (R-G19).")
+    gender: Literal["feminine", "masculine", "plural"] | None = Field(
+        None, description="Grammatical gender, for translations that inflect (masculine if unset).")
 
 
 class CharacterSpec(CardSpec):
     family: str
     back: BackSpec | None = None
+    gender: Literal["feminine", "masculine", "plural"] | None = Field(
+        None, description="Grammatical gender, for translations that inflect (masculine if unset).")
 
 
 class FamilySpec(_Strict):
@@ -346,6 +350,7 @@ def _build_back(bs: BackSpec, label: str, icons: tuple[str, ...], set_id: str,
         prints_portrait=True, prints_persistent_icon=guest,
         persistent_requires=tuple(region_of[r] for r in bs.persistent_requires),
         effects=tuple(effects), set_id=set_id, requires=tuple(sorted(bs.requires.items())),
+        gender=bs.gender if guest else None,
     )
 
 
@@ -417,6 +422,7 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                 persistent_requires=tuple(region_of[r] for r in cs.persistent_requires),
                 effects=tuple(effects), set_id=spec.set.id,
                 back_key=cs.back.id if isinstance(cs, CharacterSpec) and cs.back else None,
+                gender=cs.gender if isinstance(cs, CharacterSpec) else None,
             ))
             for step_where, step in _all_steps(effects, label):
                 if step.name == "follows":
