@@ -7,25 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.cards import Card, CardType
 from gloomtable.games.gloom.deck import DeckError, load_deck
 
 
-def _by_key(deck_name: str) -> dict[str, object]:
+def _by_key(deck_name: str) -> dict[str, Card]:
     return {c.key: c for c in load_deck(deck_name).cards}
 
 
 def test_shipped_characters_and_guests_say_their_gender() -> None:
     classic, gloomier = _by_key("classic"), _by_key("gloomier")
-    assert getattr(classic["professor-helena-slogar"], "gender") == "feminine"
-    assert getattr(classic["lord-slogar"], "gender") == "masculine"
-    assert getattr(classic["percival-and-prudence"], "gender") == "plural"
-    assert getattr(gloomier["mrs-tattersall-whisk"], "gender") == "feminine"  # a Guest (back side)
-    assert getattr(gloomier["the-poisoned-port"], "gender") is None  # a Story has none
+    assert classic["professor-helena-slogar"].gender == "feminine"
+    assert classic["lord-slogar"].gender == "masculine"
+    assert classic["percival-and-prudence"].gender == "plural"
+    assert gloomier["mrs-tattersall-whisk"].gender == "feminine"  # a Guest (back side)
+    assert gloomier["the-poisoned-port"].gender is None  # a Story has none
     for deck in (classic, gloomier):
         for card in deck.values():
-            if getattr(card, "type") in (CardType.CHARACTER, CardType.GUEST):
-                assert getattr(card, "gender") in ("feminine", "masculine", "plural"), card
+            if card.type in (CardType.CHARACTER, CardType.GUEST):
+                assert card.gender in ("feminine", "masculine", "plural"), card
 
 
 def _deck_without_genders(tmp_path: Path, gender_line: str = "") -> Path:
