@@ -14,7 +14,8 @@ A deck ``sets/classic.toml`` (or a user's ``my_deck.toml``) may carry
     flavour = "..."
 
 Crazy Creatures uses the same idea with ``[colours.<key>]`` (``name``,
-``creature``, ``flavour``) and ``[machine.plus]`` / ``[machine.minus]``.
+``machine`` (the colour agreeing with the Machine), ``creature``,
+``flavour``) and ``[machine.plus]`` / ``[machine.minus]``.
 Anything missing falls back to the deck's own (English) text; the engine never
 reads these files."""
 
@@ -135,6 +136,12 @@ class CreatureTexts:
 
     def colour(self, key: str) -> str:
         return self.data.get("colours", {}).get(key, {}).get("name") or key
+
+    def machine_colour(self, key: str) -> str:
+        """The colour as it agrees with the Machine in the catalogue's Machine lines
+        (Spanish: feminine, «la Máquina roja»; Russian: feminine accusative, «красную
+        Машину»), the ``machine`` field of ``[colours.<key>]``; else the plain colour."""
+        return self.data.get("colours", {}).get(key, {}).get("machine") or self.colour(key)
 
     def creature(self, key: str) -> str:
         for spec in self.set.colours:

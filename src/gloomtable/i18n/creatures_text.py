@@ -66,7 +66,7 @@ class CreaturesLocalizer:
         kinds = {
             "p": (INT, str), "q": (INT, str), "n": (INT, str), "r": (INT, str),
             "label": (rf"(?:{colour_rx}) \d+", label),
-            "colour": (colour_rx, texts.colour),
+            "colour": (colour_rx, texts.machine_colour),  # only Machine lines use {colour}
             "side": (alternation(sides), sides.__getitem__),
             "why": (alternation(WHY), lambda v: tr.gettext(WHY[v])),
             "shown": (r"player \d+: [+-]?\d+ \(total \d+\)(?:, player \d+: [+-]?\d+ \(total \d+\))*",

@@ -1,0 +1,99 @@
+"""Issue 23: one word for one rule. The glossary in ``docs/i18n.md`` lists, per language,
+each game term with our word and the variants it rules out; no catalogue, card text file
+or rules reference may use a ruled-out variant."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "src" / "gloomtable"
+DOC = ROOT / "docs" / "i18n.md"
+HEADINGS = {"es": "### Español (es)", "ru": "### Русский (ru)"}
+
+
+def glossary(lang: str) -> list[tuple[str, str, list[str]]]:
+    """(term, our word, ruled-out variants) rows of one language's glossary table."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index(HEADINGS[lang])
+    rows = []
+    for line in text[start:].split("\n")[1:]:
+        if line.startswith("#"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] in ("Term", "---"):
+            continue
+        rows.append((cells[0], cells[1], [v.strip() for v in cells[2].split(";") if v.strip()]))
+    return rows
+
+
+def variant_regex(variant: str) -> re.Pattern[str]:
+    """A ruled-out variant as a regex: whole words, any case, ``*`` is any word ending."""
+    body = re.escape(variant).replace(r"\*", r"\w*")
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+def texts(lang: str) -> Iterator[tuple[str, str]]:
+    """(where, text) for every translated text of ``lang``: catalogue msgstrs, card files,
+    the rules reference."""
+    po = PKG / "locale" / lang / "LC_MESSAGES" / "gloomtable.po"
+    with po.open("rb") as fh:
+        catalog = read_po(fh, locale=lang)
+    for msg in catalog:
+        if not msg.id:
+            continue
+        strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+        for s in strings:
+            yield f"{po.relative_to(ROOT)}:{msg.lineno} (msgid {msg.id!r})", s
+    files = [*sorted(PKG.glob(f"games/**/*.{lang}.toml")),
+             *sorted((PKG / "locale" / lang / "rules").glob("*.md"))]
+    assert len(files) >= 5, files
+    for path in files:
+        for n, ln in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            yield f"{path.relative_to(ROOT)}:{n}", ln
+
+
+def test_glossary_tables_are_read() -> None:
+    """The tables exist and cover the terms the issue names, each with its source."""
+    for lang in HEADINGS:
+        rows = glossary(lang)
+        terms = " ".join(r[0] for r in rows)
+        for term in ("Self-Worth", "Modifier", "Event", "Untimely Death", "Family Value", "free play",
+                     "draw pile", "discard pile", "draw limit", "round", "goblet", "lucre", "beast",
+                     "duck", "romance", "blank", "murder", "investigation", "immediate effect",
+                     "continuous effect", "persistent effect", "response", "Story", "Guest",
+                     "Machine", "Reserve"):
+            assert term in terms, f"{lang}: the glossary has no row for {term}"
+        assert all(r[1] for r in rows), f"{lang}: a glossary row without our word"
+    assert variant_regex("jugada* extra").search("como jugadas extra")
+    assert not variant_regex("copa*").search("escopeta")
+    assert variant_regex("остал* {n} действ*").search("осталось {n} действия")
+
+
+@pytest.mark.parametrize("lang", list(HEADINGS))
+def test_no_text_uses_a_ruled_out_variant(lang: str) -> None:
+    rules = [(term, word, v, variant_regex(v)) for term, word, vs in glossary(lang) for v in vs]
+    problems = []
+    for where, text in texts(lang):
+        for term, word, _variant, rx in rules:
+            m = rx.search(text)
+            if m:
+                problems.append(f"{where}: {m.group(0)!r} for {term}: the glossary says {word!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", list(HEADINGS))
+def test_our_words_are_used(lang: str) -> None:
+    """The chosen word of the terms the interface shows most is really in the catalogue."""
+    all_text = "\n".join(t for _, t in texts(lang)).lower()
+    wanted = {"es": ["jugada gratis", "pila de robo", "pila de descarte", "límite de robo", "cáliz",
+                     "ronda", "autoestima", "muerte prematura", "valor familiar"],
+              "ru": ["свободный розыгрыш", "колода", "сброс", "лимит карт", "кубок", "раунд",
+                     "собственное достоинство", "преждевременная смерть", "семейные ценности"]}[lang]
+    missing = [w for w in wanted if w not in all_text]
+    assert not missing, f"{lang}: the glossary's words are never used: {missing}"
