@@ -278,10 +278,10 @@ def read_only(path: Path) -> Any:
 
 
 def existing_db(tmp_path: Path) -> Path:
-    from gloomtable.server.store import Store
+    from gloomtable.server.store import open_store
 
     db = tmp_path / "tables.db"
-    Store(db).close()
+    open_store(db).close()
     return db
 
 

@@ -3,7 +3,6 @@ cleaning, the card catalogue and the choices, and replay on resume."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from gloomtable.server.errors import ServerError
 from gloomtable.server.lobby import Lobby, check_sets
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.present import catalogue, choices
-from gloomtable.server.store import SeatRow, Store, TableRow
+from gloomtable.server.store import SeatRow, StaleActionError, TableRow, open_store
 from gloomtable.server.table import LiveTable
 
 
@@ -24,7 +23,7 @@ def row(tid: str = "t1", actions: list[int] | None = None) -> TableRow:
 
 
 def test_store_round_trip_and_order(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     store.create_table(row())
     game = make_game("gloom", {"players": 2})
     state = game.new_initial_state(7)
@@ -34,19 +33,19 @@ def test_store_round_trip_and_order(tmp_path: Path) -> None:
         store.append_action("t1", i, a, state.current_player(), "person", "once" if i == 2 else None, False)
     store.update_seat("t1", 1, name="Bea", claimed=True)
     store.close()
-    again = Store(tmp_path / "s.db")
+    again = open_store(tmp_path / "s.db")
     loaded = again.load("t1")
     assert loaded is not None and len(loaded.actions) == 5 and loaded.narration == {2: "once"}
     assert loaded.seats[1].name == "Bea" and loaded.seats[1].claimed
     assert again.unfinished_ids() == ["t1"]
-    with pytest.raises(sqlite3.IntegrityError):  # an index is appended once, never twice
+    with pytest.raises(StaleActionError):  # an index is appended once, never twice
         again.append_action("t1", 4, 0, 0, "person", None, False)
     assert len(again.load("t1").actions) == 5  # the failed transaction left nothing behind
     again.close()
 
 
 def test_a_record_that_no_longer_replays_marks_the_table_broken(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     r = row()
     r.actions, r.actors = [10**6], [(0, "person")]
     table = LiveTable.open(r, store)
@@ -56,7 +55,7 @@ def test_a_record_that_no_longer_replays_marks_the_table_broken(tmp_path: Path) 
 
 
 def test_resume_replays_the_stored_actions(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     store.create_table(row())
     game = make_game("gloom", {"players": 2})
     state = game.new_initial_state(7)

@@ -28,7 +28,7 @@ from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.lobby import Lobby
 from gloomtable.server.options import clean_name, parse_table_spec
-from gloomtable.server.store import Store
+from gloomtable.server.store import open_store, shown
 from gloomtable.server.table import Conn, LiveTable
 
 log = logging.getLogger("gloomtable.server")
@@ -50,10 +50,10 @@ MAX_CONNECTIONS = 256
 def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_path)
+        store = open_store(db_path)
         lobby = Lobby(store)
         resumed = lobby.resume_all()
-        log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
+        log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
         app.state.lobby = lobby
         for table in lobby.tables.values():
             table.schedule()

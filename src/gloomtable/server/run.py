@@ -23,10 +23,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     import uvicorn
 
     from gloomtable.server.app import create_app
-    from gloomtable.server.store import Store, StoreError
+    from gloomtable.server.store import StoreError, open_store
+    from gloomtable.server.store import shown as shown_db
 
     try:
-        Store(db).close()  # an unusable database is one clear line now, not a traceback later
+        open_store(db).close()  # an unusable database is one clear line now, not a traceback later
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -37,7 +38,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    announce(f"gloomtable is serving at http://{shown}:{port}/  (tables stored in {db}; Ctrl+C stops)")
+    announce(f"gloomtable is serving at http://{shown}:{port}/  "
+             f"(tables stored in {shown_db(db)}; Ctrl+C stops)")
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets", ws_max_size=65536,
                 ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
 
@@ -47,7 +49,8 @@ def main(argv: list[str] | None = None) -> None:
                                      description="Serve gloomtable in the browser.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default=DEFAULT_DB, help="SQLite file for the tables")
+    parser.add_argument("--db", default=DEFAULT_DB,
+                        help="SQLite file for the tables, or a postgresql://USER@HOST/DB URL")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")

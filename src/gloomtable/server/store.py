@@ -1,67 +1,34 @@
 """Where tables live between restarts: config + seed + seats + the action list.
 
-SQLite (stdlib) is the embedded default. The server talks only to
-:class:`Store`, so another backend (PostgreSQL for a deployment that outgrows
-one process) can replace it without touching the tables or the websockets.
-Every accepted action is appended in its own transaction, and only after the
-commit does anyone hear of it: a killed server loses nothing any player saw.
+The server talks only to :class:`Store`. Two backends implement it and pass one
+test suite (tests/test_server_store_backends.py):
+
+- :class:`~gloomtable.server.store_sqlite.SqliteStore`, the embedded default
+  (a file path, ``gloom serve`` with no flags);
+- :class:`~gloomtable.server.store_postgres.PostgresStore`, for a site served
+  by several processes or machines (``--db postgresql://USER@HOST/DB``).
+
+Both create and upgrade the same schema with the versioned migrations of
+:mod:`gloomtable.server.migrations`.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sqlite3
-import time
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gloomtable.engine import GloomtableError
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    listed INTEGER NOT NULL,
-    host_token TEXT NOT NULL,
-    created REAL NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0,
-    next_table TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL,
-    claimed INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    action INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    actor TEXT NOT NULL,
-    narration TEXT,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE INDEX IF NOT EXISTS tables_open ON tables(over, listed);
-"""
-
-
-BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another process's lock before it fails."""
-
 
 class StoreError(GloomtableError):
-    """The database file cannot be used: names the file and why."""
+    """The database cannot be used: names it (never with a password) and says why."""
+
+
+class StaleActionError(StoreError):
+    """Another writer stored an action at that index first; nothing was written."""
 
 
 @dataclass
@@ -89,122 +56,106 @@ class TableRow:
     actions: list[int] = field(default_factory=list)
     actors: list[tuple[int, str]] = field(default_factory=list)
     narration: dict[int, str] = field(default_factory=dict)
+    created: float = 0.0
+    """Wall-clock time of creation (0 = now, when stored)."""
+    times: list[float] = field(default_factory=list)
+    """Wall-clock time each action was stored (filled by ``load``; kept by ``db copy``)."""
+    first: int = 0
+    """The index of ``actions[0]``: 0, except from ``load(id, since=n)``."""
+    deadline: float | None = None
+    """The stored turn-timer deadline (epoch seconds) of the decision at ``deadline_idx``."""
+    deadline_idx: int | None = None
 
 
-class Store:
-    """The storage interface of the server, on SQLite."""
+class Store(Protocol):
+    """The storage contract of the server, the same on every backend.
 
-    def __init__(self, path: str | Path, *, open_timeout: float = 1.0) -> None:
-        """Open (or create) the database and prove it can be written now: a read-only,
-        locked or foreign file is a :class:`StoreError` naming the file, at start,
-        rather than a server that listens and then fails every write."""
-        self.path = str(path)
-        db: sqlite3.Connection | None = None
-        try:
-            if self.path != ":memory:":
-                file = Path(self.path)
-                file.parent.mkdir(parents=True, exist_ok=True)
-                # SQLite opens a read-only file happily and fails only at the first commit
-                if file.exists() and not os.access(file, os.W_OK):
-                    raise OSError("the file is read-only")
-                if not os.access(file.parent, os.W_OK | os.X_OK):
-                    raise OSError(f"its folder {file.parent} is read-only")
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                 timeout=open_timeout)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
-            db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(SCHEMA)
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("ROLLBACK")
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        except (sqlite3.Error, OSError) as exc:
-            if db is not None:
-                db.close()
-            why = str(exc) or type(exc).__name__
-            if "readonly" in why:
-                why += " (the file or its folder is read-only)"
-            raise StoreError(f"cannot use the database {self.path}: {why}") from None
-        self.db = db
+    - **One transaction per call.** Every writing method is one transaction: it
+      is committed (durably, as the backend defines it: WAL + fsync on commit
+      for PostgreSQL, WAL with ``synchronous=NORMAL`` for SQLite, both surviving
+      a killed server process) before it returns, or it raises and wrote nothing.
+    - **Actions are ordered per table by their index.** ``append_action`` stores
+      index ``idx`` only if exactly ``idx`` actions are stored for that table; the
+      index is unique per table, so of two writers (threads, processes, machines)
+      offering the same index exactly one succeeds and the other gets
+      :class:`StaleActionError`. A table's actions therefore always read back as
+      the gap-free list 0..n-1 in the order they were committed.
+    - **Reads see every committed write**, from any process: ``load`` reads one
+      consistent snapshot of a table (its row, seats and actions together).
+    - There is no order between different tables.
+    """
 
-    def close(self) -> None:
-        self.db.close()
+    url: str
+    """Where the store lives, fit to show (no password)."""
+
+    def close(self) -> None: ...
 
     def create_table(self, row: TableRow) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO tables (id, game, config, seed, options, listed, host_token, created)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (row.id, row.game, json.dumps(row.config), row.seed, json.dumps(row.options),
-                 int(row.listed), row.host_token, time.time()))
-            db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, level, name, token, claimed)"
-                " VALUES (?,?,?,?,?,?,?)",
-                [(row.id, s.seat, s.kind, s.level, s.name, s.token, int(s.claimed))
-                 for s in row.seats])
+        """A new table with its seats (and no actions)."""
+
+    def import_table(self, row: TableRow) -> bool:
+        """A whole table with its actions, as ``db copy`` writes it; False (and
+        nothing written) when the id is already stored."""
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
-                      narration: str | None, over: bool) -> None:
-        """One accepted action, committed before the caller tells anyone about it."""
-        with self._tx() as db:
-            db.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
-                       " VALUES (?,?,?,?,?,?,?)",
-                       (table_id, idx, action, seat, actor, narration, time.time()))
-            if over:
-                db.execute("UPDATE tables SET over=1 WHERE id=?", (table_id,))
+                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+        """One accepted action, committed before the caller tells anyone about it,
+        with the turn-timer deadline of the decision it leads to (None: no timer)."""
+
+    def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
+        """The turn-timer deadline of the decision at state ``idx``."""
 
     def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
-                    claimed: bool | None = None) -> None:
-        with self._tx() as db:
-            if name is not None:
-                db.execute("UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat))
-            if claimed is not None:
-                db.execute("UPDATE seats SET claimed=? WHERE table_id=? AND seat=?",
-                           (int(claimed), table_id, seat))
+                    claimed: bool | None = None) -> None: ...
 
-    def set_next_table(self, table_id: str, next_id: str) -> None:
-        with self._tx() as db:
-            db.execute("UPDATE tables SET next_table=? WHERE id=?", (next_id, table_id))
+    def set_next_table(self, table_id: str, next_id: str) -> None: ...
 
-    def load(self, table_id: str) -> TableRow | None:
-        row = self.db.execute("SELECT id, game, config, seed, options, listed, host_token, over,"
-                              " next_table FROM tables WHERE id=?", (table_id,)).fetchone()
-        return None if row is None else self._full(row)
+    def load(self, table_id: str, since: int = 0) -> TableRow | None:
+        """The table, its seats, and its actions from index ``since`` on, in one snapshot."""
 
     def unfinished_ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE over=0 ORDER BY created")]
+        """Tables not over, oldest first."""
 
-    def _full(self, row: tuple[Any, ...]) -> TableRow:
-        tid = row[0]
-        seats = [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in self.db.execute(
-            "SELECT seat, kind, level, name, token, claimed FROM seats WHERE table_id=? ORDER BY seat",
-            (tid,))]
-        out = TableRow(tid, row[1], json.loads(row[2]), row[3], json.loads(row[4]), bool(row[5]),
-                       row[6], seats, bool(row[7]), row[8])
-        for idx, action, seat, actor, narration in self.db.execute(
-                "SELECT idx, action, seat, actor, narration FROM actions WHERE table_id=? ORDER BY idx",
-                (tid,)):
-            if idx != len(out.actions):
-                raise RuntimeError(f"table {tid}: action #{idx} stored after #{len(out.actions) - 1}")
-            out.actions.append(action)
-            out.actors.append((seat, actor))
-            if narration:
-                out.narration[idx] = narration
-        return out
+    def all_ids(self) -> list[str]:
+        """Every table, finished or not, oldest first."""
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self.db)
+    def schema_version(self) -> int:
+        """The newest migration applied."""
+
+    # --- leases: which process runs a table's bots, timers and stand-ins ----------
+
+    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
+        """Take (or renew) the table's lease for ``ttl`` seconds if it is free,
+        expired or already ``holder``'s; False if another holder has it."""
+
+    def renew_leases(self, holder: str, ttl: float) -> list[str]:
+        """Extend every lease ``holder`` still has; the ids of those tables."""
+
+    def free_tables(self, limit: int) -> list[str]:
+        """Unfinished tables whose lease is missing or expired (oldest first)."""
+
+    def release_lease(self, table_id: str, holder: str) -> None: ...
+
+    async def listen(self, on_change: Callable[[str], None]) -> None:
+        """Call ``on_change(table_id)`` for each table another process changes,
+        until cancelled (returns at once where no other process can write)."""
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE .. COMMIT, or ROLLBACK on any error."""
+def is_postgres(db: str | Path) -> bool:
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
 
-    def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
+def shown(db: str | Path) -> str:
+    """The database's name fit for a log line or an error: a URL loses its password."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", str(db))
 
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+def open_store(db: str | Path, **kwargs: Any) -> Store:
+    """A SQLite file path (or ``:memory:``) or a ``postgresql://`` URL."""
+    if is_postgres(db):
+        from gloomtable.server.store_postgres import PostgresStore
+
+        return PostgresStore(str(db), **kwargs)
+    from gloomtable.server.store_sqlite import SqliteStore
+
+    return SqliteStore(db, **kwargs)

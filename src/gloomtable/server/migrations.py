@@ -1,0 +1,66 @@
+"""The store's schema as numbered migrations, shared by every backend.
+
+Each migration is a list of statements written in the SQL that SQLite and
+PostgreSQL both accept (TEXT, INTEGER, BIGINT, DOUBLE PRECISION; booleans as
+0/1 integers). A backend applies, in one transaction each, every migration
+newer than the version recorded in ``schema_version``, so a database made by
+an older gloomtable is upgraded when a newer one opens it and two processes
+starting at once apply each migration once. Never edit a released migration:
+add the next one.
+"""
+
+from __future__ import annotations
+
+VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
+                 " version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
+
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (1, "tables, seats and the action list", [
+        # IF NOT EXISTS: a SQLite file made before migrations existed has exactly these tables
+        """CREATE TABLE IF NOT EXISTS tables (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            config TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            options TEXT NOT NULL,
+            listed INTEGER NOT NULL,
+            host_token TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            over INTEGER NOT NULL DEFAULT 0,
+            next_table TEXT
+        )""",
+        """CREATE TABLE IF NOT EXISTS seats (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            level TEXT NOT NULL,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL,
+            claimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (table_id, seat)
+        )""",
+        """CREATE TABLE IF NOT EXISTS actions (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            idx INTEGER NOT NULL,
+            action INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            narration TEXT,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, idx)
+        )""",
+        "CREATE INDEX IF NOT EXISTS tables_open ON tables(over, listed)",
+    ]),
+    (2, "stored turn-timer deadlines and table leases (several processes)", [
+        "ALTER TABLE tables ADD COLUMN deadline DOUBLE PRECISION",
+        "ALTER TABLE tables ADD COLUMN deadline_idx INTEGER",
+        """CREATE TABLE IF NOT EXISTS leases (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            holder TEXT NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS leases_expiry ON leases(expires)",
+    ]),
+]
+
+LATEST = MIGRATIONS[-1][0]

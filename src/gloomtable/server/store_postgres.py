@@ -1,0 +1,256 @@
+"""The shared store: PostgreSQL through psycopg 3 and psycopg_pool.
+
+Any number of server processes (on one machine or several) use one database.
+Each committed change of a table also sends ``NOTIFY`` with the table's id, so
+every other process hears of it within milliseconds (``listen``); the lease
+table decides which process runs a table's bots and timers.
+
+``postgresql://USER@HOST/DB?schema=NAME`` keeps the tables in schema ``NAME``
+(created if missing; default ``public``): tests give each run its own schema.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store import StaleActionError, StoreError, TableRow, shown
+from gloomtable.server.store_sqlite import _TABLE_COLUMNS, table_row
+
+log = logging.getLogger("gloomtable.server")
+
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for the database at start before refusing to start."""
+POOL_SIZE = 4
+"""Connections one process keeps (the event loop writes one at a time; leases and loads share)."""
+_NOW = "EXTRACT(EPOCH FROM clock_timestamp())::float8"
+"""Leases expire by the database's clock, so machines' clocks need not agree."""
+_MIGRATION_LOCK = 0x676C6F6D
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """The libpq URL without our ``schema`` parameter, and the schema."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(f"cannot use the database {shown(url)}: schema must be lower-case letters, "
+                         f"digits and _ (at most 63), got {schema[:70]!r}")
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schema
+
+
+class PostgresStore:
+    """:class:`~gloomtable.server.store.Store` on PostgreSQL."""
+
+    def __init__(self, url: str, *, open_timeout: float = CONNECT_TIMEOUT) -> None:
+        self.url = shown(url)
+        self.conninfo, self.schema = split_url(url)
+        self.channel = f"gloomtable.{self.schema}"
+        self.origin = secrets.token_hex(6)
+        """This store's mark on its notifications, so it does not hear itself."""
+        try:
+            with psycopg.connect(self.conninfo, autocommit=True,
+                                 connect_timeout=max(1, round(open_timeout))) as conn:
+                self._migrate(conn)
+        except psycopg.Error as exc:
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreError(f"cannot use the database {self.url}: {why}") from None
+        self.pool = ConnectionPool(self.conninfo, min_size=1, max_size=POOL_SIZE, open=True,
+                                   kwargs={"autocommit": True}, configure=self._configure,
+                                   name="gloomtable")
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema)))
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        with conn.transaction():  # one at a time across processes, each migration once
+            conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_MIGRATION_LOCK, self.schema))
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+            self._configure(conn)
+            conn.execute(VERSION_TABLE)
+            row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+            have = row[0] if row else 0
+            for version, _what, statements in MIGRATIONS:
+                if version > have:
+                    for stmt in statements:
+                        conn.execute(stmt.encode())
+                    conn.execute("INSERT INTO schema_version (version, applied) VALUES (%s, %s)",
+                                 (version, time.time()))
+
+    def schema_version(self) -> int:
+        with self.pool.connection() as conn:
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            return int(row[0]) if row else 0
+
+    def close(self) -> None:
+        self.pool.close()
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[psycopg.Connection[Any]]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield conn
+
+    def _notify(self, conn: psycopg.Connection[Any], table_id: str) -> None:
+        """Delivered to every listener when (and only if) the transaction commits."""
+        conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{self.origin} {table_id}"))
+
+    # --- writing -----------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        with self._tx() as conn:
+            self._insert(conn, row)
+            self._notify(conn, row.id)
+
+    def import_table(self, row: TableRow) -> bool:
+        with self._tx() as conn:
+            if conn.execute("SELECT 1 FROM tables WHERE id=%s", (row.id,)).fetchone():
+                return False
+            self._insert(conn, row)
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                    [(row.id, i, a, row.actors[i][0], row.actors[i][1], row.narration.get(i),
+                      row.times[i] if i < len(row.times) else time.time())
+                     for i, a in enumerate(row.actions)])
+            self._notify(conn, row.id)
+            return True
+
+    def _insert(self, conn: psycopg.Connection[Any], row: TableRow) -> None:
+        conn.execute(
+            "INSERT INTO tables (id, game, config, seed, options, listed, host_token, created, over,"
+            " next_table, deadline, deadline_idx) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            (row.id, row.game, json.dumps(row.config), row.seed, json.dumps(row.options),
+             int(row.listed), row.host_token, row.created or time.time(), int(row.over),
+             row.next_table, row.deadline, row.deadline_idx))
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO seats (table_id, seat, kind, level, name, token, claimed)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                [(row.id, s.seat, s.kind, s.level, s.name, s.token, int(s.claimed)) for s in row.seats])
+
+    def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+        try:
+            with self._tx() as conn:
+                got = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id=%s",
+                                   (table_id,)).fetchone()
+                have = got[0] if got else 0
+                if have != idx:
+                    raise StaleActionError(f"table {table_id}: action #{idx} offered, {have} stored")
+                # two writers at the same index: the unique (table_id, idx) key lets one commit
+                conn.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
+                             " VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                             (table_id, idx, action, seat, actor, narration, time.time()))
+                conn.execute("UPDATE tables SET over=%s, deadline=%s, deadline_idx=%s WHERE id=%s",
+                             (int(over), deadline, idx + 1, table_id))
+                self._notify(conn, table_id)
+        except psycopg.errors.UniqueViolation:
+            raise StaleActionError(f"table {table_id}: action #{idx} was stored by another writer") from None
+
+    def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE tables SET deadline=%s, deadline_idx=%s WHERE id=%s",
+                         (deadline, idx, table_id))
+
+    def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
+                    claimed: bool | None = None) -> None:
+        with self._tx() as conn:
+            if name is not None:
+                conn.execute("UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat))
+            if claimed is not None:
+                conn.execute("UPDATE seats SET claimed=%s WHERE table_id=%s AND seat=%s",
+                             (int(claimed), table_id, seat))
+            self._notify(conn, table_id)
+
+    def set_next_table(self, table_id: str, next_id: str) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE tables SET next_table=%s WHERE id=%s", (next_id, table_id))
+            self._notify(conn, table_id)
+
+    # --- reading -----------------------------------------------------------------
+
+    def load(self, table_id: str, since: int = 0) -> TableRow | None:
+        with self._tx() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            row = conn.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id=%s", (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = conn.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
+                                 " WHERE table_id=%s ORDER BY seat", (table_id,)).fetchall()
+            actions = conn.execute("SELECT idx, action, seat, actor, narration, at FROM actions"
+                                   " WHERE table_id=%s AND idx>=%s ORDER BY idx",
+                                   (table_id, since)).fetchall()
+        return table_row(row, seats, actions, since)
+
+    def unfinished_ids(self) -> list[str]:
+        with self.pool.connection() as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM tables WHERE over=0 ORDER BY created, id")]
+
+    def all_ids(self) -> list[str]:
+        with self.pool.connection() as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM tables ORDER BY created, id")]
+
+    # --- leases ------------------------------------------------------------------
+
+    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
+        with self._tx() as conn:
+            cur = conn.execute(
+                f"INSERT INTO leases (table_id, holder, expires) VALUES (%s, %s, {_NOW} + %s)"
+                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder, expires=excluded.expires"
+                f" WHERE leases.holder=excluded.holder OR leases.expires<{_NOW}",
+                (table_id, holder, ttl))
+            return cur.rowcount == 1
+
+    def renew_leases(self, holder: str, ttl: float) -> list[str]:
+        with self._tx() as conn:
+            return [r[0] for r in conn.execute(
+                f"UPDATE leases SET expires={_NOW} + %s WHERE holder=%s AND expires>={_NOW}"
+                " RETURNING table_id", (ttl, holder))]
+
+    def free_tables(self, limit: int) -> list[str]:
+        with self.pool.connection() as conn:
+            return [r[0] for r in conn.execute(
+                "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id=t.id"
+                f" WHERE t.over=0 AND (l.expires IS NULL OR l.expires<{_NOW})"
+                " ORDER BY t.created, t.id LIMIT %s", (limit,))]
+
+    def release_lease(self, table_id: str, holder: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM leases WHERE table_id=%s AND holder=%s", (table_id, holder))
+
+    # --- hearing other processes -------------------------------------------------
+
+    async def listen(self, on_change: Callable[[str], None]) -> None:
+        """LISTEN on the schema's channel; reconnects (and reports every table as
+        changed, since notifications sent meanwhile are lost) if the link breaks."""
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
+                    await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                    if not first:
+                        on_change("*")
+                    first = False
+                    async for note in conn.notifies():
+                        origin, _, table_id = note.payload.partition(" ")
+                        if origin != self.origin:
+                            on_change(table_id)
+            except psycopg.Error as exc:
+                log.warning("listening on %s failed (%s); again in 1 s", self.url, exc)
+                await asyncio.sleep(1.0)

@@ -1,0 +1,227 @@
+"""The embedded store: one SQLite file (stdlib), the default of ``gloom serve``.
+
+One process owns the file (a second server on the same file would not see the
+first one's actions until it reloads: use PostgreSQL for several processes).
+Writes are ``BEGIN IMMEDIATE .. COMMIT`` in WAL mode with ``synchronous=NORMAL``,
+which survives a killed process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store import SeatRow, StaleActionError, StoreError, TableRow
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another process's lock before it fails."""
+
+_TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, next_table, created," \
+                 " deadline, deadline_idx"
+
+
+class SqliteStore:
+    """:class:`~gloomtable.server.store.Store` on a SQLite file."""
+
+    def __init__(self, path: str | Path, *, open_timeout: float = 1.0) -> None:
+        """Open (or create) the database, bring its schema up to date and prove it can
+        be written now: a read-only, locked or foreign file is a :class:`StoreError`
+        naming the file, at start, rather than a server that listens and then fails
+        every write."""
+        self.path = str(path)
+        self.url = self.path
+        db: sqlite3.Connection | None = None
+        try:
+            if self.path != ":memory:":
+                file = Path(self.path)
+                file.parent.mkdir(parents=True, exist_ok=True)
+                # SQLite opens a read-only file happily and fails only at the first commit
+                if file.exists() and not os.access(file, os.W_OK):
+                    raise OSError("the file is read-only")
+                if not os.access(file.parent, os.W_OK | os.X_OK):
+                    raise OSError(f"its folder {file.parent} is read-only")
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=open_timeout)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a killed process
+            db.execute("PRAGMA foreign_keys=ON")
+            self.db = db
+            self._migrate()
+            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except (sqlite3.Error, OSError) as exc:
+            if db is not None:
+                db.close()
+            why = str(exc) or type(exc).__name__
+            if "readonly" in why:
+                why += " (the file or its folder is read-only)"
+            raise StoreError(f"cannot use the database {self.path}: {why}") from None
+
+    def _migrate(self) -> None:
+        with self._tx() as db:  # BEGIN IMMEDIATE also proves the file is writable now
+            db.execute(VERSION_TABLE)
+            have = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            for version, _what, statements in MIGRATIONS:
+                if version > have:
+                    for stmt in statements:
+                        db.execute(stmt)
+                    db.execute("INSERT INTO schema_version (version, applied) VALUES (?, ?)",
+                               (version, time.time()))
+
+    def schema_version(self) -> int:
+        return int(self.db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- writing -----------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        with self._tx() as db:
+            self._insert(db, row)
+
+    def import_table(self, row: TableRow) -> bool:
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM tables WHERE id=?", (row.id,)).fetchone():
+                return False
+            self._insert(db, row)
+            db.executemany(
+                "INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [(row.id, i, a, row.actors[i][0], row.actors[i][1], row.narration.get(i),
+                  row.times[i] if i < len(row.times) else time.time())
+                 for i, a in enumerate(row.actions)])
+            return True
+
+    def _insert(self, db: sqlite3.Connection, row: TableRow) -> None:
+        db.execute(
+            "INSERT INTO tables (id, game, config, seed, options, listed, host_token, created, over,"
+            " next_table, deadline, deadline_idx) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.id, row.game, json.dumps(row.config), row.seed, json.dumps(row.options),
+             int(row.listed), row.host_token, row.created or time.time(), int(row.over),
+             row.next_table, row.deadline, row.deadline_idx))
+        db.executemany(
+            "INSERT INTO seats (table_id, seat, kind, level, name, token, claimed)"
+            " VALUES (?,?,?,?,?,?,?)",
+            [(row.id, s.seat, s.kind, s.level, s.name, s.token, int(s.claimed)) for s in row.seats])
+
+    def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+        with self._tx() as db:
+            have = db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (table_id,)).fetchone()[0]
+            if have != idx:
+                raise StaleActionError(f"table {table_id}: action #{idx} offered, {have} stored")
+            db.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
+                       " VALUES (?,?,?,?,?,?,?)",
+                       (table_id, idx, action, seat, actor, narration, time.time()))
+            db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=? WHERE id=?",
+                       (int(over), deadline, idx + 1, table_id))
+
+    def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE tables SET deadline=?, deadline_idx=? WHERE id=?", (deadline, idx, table_id))
+
+    def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
+                    claimed: bool | None = None) -> None:
+        with self._tx() as db:
+            if name is not None:
+                db.execute("UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat))
+            if claimed is not None:
+                db.execute("UPDATE seats SET claimed=? WHERE table_id=? AND seat=?",
+                           (int(claimed), table_id, seat))
+
+    def set_next_table(self, table_id: str, next_id: str) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE tables SET next_table=? WHERE id=?", (next_id, table_id))
+
+    # --- reading -----------------------------------------------------------------
+
+    def load(self, table_id: str, since: int = 0) -> TableRow | None:
+        with self._tx("BEGIN") as db:  # one snapshot: row, seats and actions agree
+            row = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id=?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = db.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
+                               " WHERE table_id=? ORDER BY seat", (table_id,)).fetchall()
+            actions = db.execute("SELECT idx, action, seat, actor, narration, at FROM actions"
+                                 " WHERE table_id=? AND idx>=? ORDER BY idx", (table_id, since)).fetchall()
+        return table_row(row, seats, actions, since)
+
+    def unfinished_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE over=0 ORDER BY created, id")]
+
+    def all_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created, id")]
+
+    # --- leases (one process per file: kept for the same contract) ----------------
+
+    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
+        now = time.time()
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO leases (table_id, holder, expires) VALUES (?,?,?)"
+                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder, expires=excluded.expires"
+                " WHERE leases.holder=excluded.holder OR leases.expires<?",
+                (table_id, holder, now + ttl, now))
+            return cur.rowcount == 1
+
+    def renew_leases(self, holder: str, ttl: float) -> list[str]:
+        now = time.time()
+        with self._tx() as db:
+            db.execute("UPDATE leases SET expires=? WHERE holder=? AND expires>=?", (now + ttl, holder, now))
+            return [r[0] for r in db.execute("SELECT table_id FROM leases WHERE holder=? AND expires>?",
+                                             (holder, now))]
+
+    def free_tables(self, limit: int) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id=t.id"
+            " WHERE t.over=0 AND (l.expires IS NULL OR l.expires<?) ORDER BY t.created, t.id LIMIT ?",
+            (time.time(), limit))]
+
+    def release_lease(self, table_id: str, holder: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM leases WHERE table_id=? AND holder=?", (table_id, holder))
+
+    async def listen(self, on_change: Callable[[str], None]) -> None:
+        return  # one process per file: nobody else writes
+
+    def _tx(self, begin: str = "BEGIN IMMEDIATE") -> _Transaction:
+        return _Transaction(self.db, begin)
+
+
+def table_row(row: Any, seats: Any, actions: Any, since: int) -> TableRow:
+    """A :class:`TableRow` from the rows both backends select in the same column order."""
+    tid = row[0]
+    out = TableRow(tid, row[1], json.loads(row[2]), int(row[3]), json.loads(row[4]), bool(row[5]),
+                   row[6], [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats],
+                   bool(row[7]), row[8], created=float(row[9]), first=since,
+                   deadline=row[10], deadline_idx=row[11])
+    for idx, action, seat, actor, narration, at in actions:
+        if idx != since + len(out.actions):
+            raise StoreError(f"table {tid}: action #{idx} stored after #{since + len(out.actions) - 1}")
+        if narration:
+            out.narration[idx] = narration
+        out.actions.append(action)
+        out.actors.append((seat, actor))
+        out.times.append(float(at))
+    return out
+
+
+class _Transaction:
+    """BEGIN .. COMMIT, or ROLLBACK on any error."""
+
+    def __init__(self, db: sqlite3.Connection, begin: str) -> None:
+        self.db = db
+        self.begin = begin
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute(self.begin)
+        return self.db
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")

@@ -1,0 +1,286 @@
+"""The store contract (server/store.py), one suite run on both backends: SQLite
+(a file in tmp_path) and PostgreSQL (a fresh schema per test)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from gloomtable.games import make_game
+from gloomtable.server.migrations import LATEST, MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store import SeatRow, StaleActionError, Store, StoreError, TableRow, open_store
+from pg_support import fresh_schema
+
+Opener = Callable[[], Store]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where one test's store lives; every ``open_store(where)`` opens the same one."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "s.db")
+    else:
+        with fresh_schema() as url:
+            yield url
+
+
+@pytest.fixture
+def store(where: str) -> Iterator[Store]:
+    s = open_store(where)
+    yield s
+    s.close()
+
+
+def row(tid: str = "t1", created: float = 0.0) -> TableRow:
+    seats = [SeatRow(0, "person", "random", "Ada", "tok0"), SeatRow(1, "bot", "easy", "Bo", "")]
+    return TableRow(tid, "gloom", {"players": 2}, 2**62 - 5, {"turn_timer": 30}, True, "host", seats,
+                    created=created)
+
+
+def play(store: Store, tid: str, n: int, start: int = 0) -> list[int]:
+    state = make_game("gloom", {"players": 2}).new_initial_state(7)
+    actions = []
+    for i in range(start + n):
+        a = state.legal_actions()[-1]
+        state.apply(a)
+        if i >= start:
+            store.append_action(tid, i, a, i % 2, "person", "said" if i == 1 else None, state.is_over())
+        actions.append(a)
+    return actions
+
+
+def test_round_trip_survives_reopening(where: str, store: Store) -> None:
+    store.create_table(row())
+    actions = play(store, "t1", 5)
+    store.update_seat("t1", 0, name="Bea", claimed=True)
+    store.close()
+    again = open_store(where)
+    try:
+        got = again.load("t1")
+        assert got is not None
+        assert got.actions == actions and got.actors[1] == (1, "person") and got.narration == {1: "said"}
+        assert got.seed == 2**62 - 5 and got.options == {"turn_timer": 30} and got.listed
+        assert got.seats[0].name == "Bea" and got.seats[0].claimed and got.seats[1].kind == "bot"
+        assert got.created > 0 and len(got.times) == 5 and got.times == sorted(got.times)
+        assert again.load("nope") is None
+    finally:
+        again.close()
+
+
+def test_an_index_is_stored_once_and_in_order(store: Store) -> None:
+    store.create_table(row())
+    play(store, "t1", 3)
+    for idx in (2, 4, 0):  # taken, a gap, long taken
+        with pytest.raises(StaleActionError):
+            store.append_action("t1", idx, 0, 0, "person", None, True)
+    got = store.load("t1")
+    assert got is not None and len(got.actions) == 3 and not got.over  # nothing of a refusal stayed
+
+
+def test_two_writers_at_the_same_index_one_wins(where: str, store: Store) -> None:
+    """Two connections (as two processes would have) race for each index: exactly one commits."""
+    store.create_table(row())
+    other = open_store(where)
+    wins: list[str] = []
+    losses: list[str] = []
+    try:
+        for idx in range(12):
+            gate = threading.Barrier(2)
+
+            def offer(s: Store, who: str, idx: int = idx, gate: threading.Barrier = gate) -> None:
+                gate.wait()
+                try:
+                    s.append_action("t1", idx, idx, 0, who, None, False)
+                    wins.append(who)
+                except StaleActionError:
+                    losses.append(who)
+
+            threads = [threading.Thread(target=offer, args=(s, w)) for s, w in ((store, "a"), (other, "b"))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    finally:
+        other.close()
+    assert len(wins) == 12 and len(losses) == 12
+    got = store.load("t1")
+    assert got is not None and got.actions == list(range(12))
+    assert [a for _, a in got.actors] == wins
+
+
+def test_load_since_reads_only_the_newer_actions(store: Store) -> None:
+    store.create_table(row())
+    actions = play(store, "t1", 6)
+    got = store.load("t1", since=4)
+    assert got is not None and got.first == 4 and got.actions == actions[4:] and got.narration == {}
+    assert store.load("t1", since=1) is not None and store.load("t1", since=1).narration == {1: "said"}
+
+
+def test_listing_orders_by_creation_and_knows_what_is_over(store: Store) -> None:
+    store.create_table(row("b", created=2.0))
+    store.create_table(row("a", created=3.0))
+    store.create_table(row("c", created=1.0))
+    store.append_action("b", 0, 5, 0, "person", None, True)
+    assert store.unfinished_ids() == ["c", "a"]
+    assert store.all_ids() == ["c", "b", "a"]
+    b = store.load("b")
+    assert b is not None and b.over
+    store.set_next_table("b", "a")
+    assert store.load("b").next_table == "a"  # type: ignore[union-attr]
+
+
+def test_import_copies_a_whole_table_once(store: Store) -> None:
+    src = row("x", created=5.0)
+    src.actions, src.narration, src.times = [3, 1, 4], {1: "hm"}, [10.0, 11.0, 12.0]
+    src.actors = [(0, "person"), (1, "bot"), (0, "timeout")]
+    src.seats[0].claimed = True
+    assert store.import_table(src)
+    assert not store.import_table(src)
+    got = store.load("x")
+    assert got is not None
+    assert (got.actions, got.actors, got.narration, got.times, got.created) == \
+        (src.actions, src.actors, src.narration, src.times, 5.0)
+    assert got.seats == src.seats
+    store.append_action("x", 3, 9, 1, "bot", None, False)  # and it goes on where it stopped
+
+
+def test_turn_timer_deadlines_are_stored(store: Store) -> None:
+    store.create_table(row())
+    store.set_deadline("t1", 0, 1234.5)
+    got = store.load("t1")
+    assert got is not None and (got.deadline_idx, got.deadline) == (0, 1234.5)
+    store.append_action("t1", 0, 1, 0, "person", None, False, deadline=2000.25)
+    got = store.load("t1")
+    assert got is not None and (got.deadline_idx, got.deadline) == (1, 2000.25)
+    store.append_action("t1", 1, 1, 1, "bot", None, False)
+    got = store.load("t1")
+    assert got is not None and (got.deadline_idx, got.deadline) == (2, None)
+
+
+def test_a_lease_has_one_holder_until_it_expires(store: Store) -> None:
+    store.create_table(row("a", created=1.0))
+    store.create_table(row("b", created=2.0))
+    assert store.free_tables(10) == ["a", "b"]
+    assert store.acquire_lease("a", "p1", 0.4)
+    assert not store.acquire_lease("a", "p2", 30)
+    assert store.acquire_lease("a", "p1", 0.4)  # its holder renews it
+    assert store.acquire_lease("b", "p2", 30)
+    assert store.free_tables(10) == []
+    assert store.renew_leases("p1", 0.4) == ["a"]
+    time.sleep(0.6)  # p1 stopped renewing: as if it died
+    assert store.free_tables(10) == ["a"]
+    assert store.renew_leases("p1", 30) == []  # an expired lease is not revived by its old holder
+    assert store.acquire_lease("a", "p2", 30)
+    assert sorted(store.renew_leases("p2", 30)) == ["a", "b"]
+    store.release_lease("b", "p2")
+    assert store.free_tables(10) == ["b"]
+    store.append_action("b", 0, 1, 0, "person", None, True)
+    assert store.free_tables(10) == []  # a finished table needs nobody
+
+
+def test_schema_is_at_the_newest_migration(store: Store) -> None:
+    assert store.schema_version() == LATEST == len(MIGRATIONS)
+
+
+OLD_TABLE = "INSERT INTO tables VALUES ('old', 'gloom', '{\"players\": 2}', 7, '{}', 1, 'h', 1, 0, NULL)"
+
+
+def test_an_older_schema_is_upgraded_keeping_its_tables(where: str) -> None:
+    """A database made by migration 1 only (and, for SQLite, one made before there were
+    migrations at all) opens with the newest schema and its tables intact."""
+    first = MIGRATIONS[0][2]
+    if where.startswith("postgresql"):
+        import psycopg
+
+        from gloomtable.server.store_postgres import split_url
+
+        conninfo, schema = split_url(where)
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+            conn.execute(f'SET search_path TO "{schema}"')
+            for stmt in first:
+                conn.execute(stmt.encode())
+            conn.execute(VERSION_TABLE)
+            conn.execute("INSERT INTO schema_version VALUES (1, 0)")
+            conn.execute(OLD_TABLE)
+    else:
+        db = sqlite3.connect(where)
+        for stmt in first:  # exactly the schema of the first releases, without schema_version
+            db.execute(stmt)
+        db.execute(OLD_TABLE)
+        db.commit()
+        db.close()
+    store = open_store(where)
+    try:
+        assert store.schema_version() == LATEST
+        assert store.unfinished_ids() == ["old"]
+        store.append_action("old", 0, 1, 0, "person", None, False, deadline=5.0)
+        got = store.load("old")
+        assert got is not None and got.actions == [1] and got.deadline == 5.0
+    finally:
+        store.close()
+
+
+def test_two_stores_opening_at_once_migrate_once(where: str) -> None:
+    out: list[object] = []
+
+    def opener() -> None:
+        try:
+            s = open_store(where, open_timeout=10)
+            out.append(s.schema_version())
+            s.close()
+        except Exception as exc:
+            out.append(exc)
+
+    threads = [threading.Thread(target=opener) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == [LATEST] * 3
+
+
+def test_listeners_hear_of_other_writers_changes(where: str, store: Store) -> None:
+    """PostgreSQL: a commit by one store reaches another's listener (NOTIFY), not its own.
+    SQLite: one process per file, so ``listen`` returns at once."""
+    heard: list[tuple[str, float]] = []
+
+    async def scenario() -> None:
+        listener = asyncio.create_task(store.listen(lambda tid: heard.append((tid, time.monotonic()))))
+        await asyncio.sleep(0.3)
+        if where.startswith("postgresql"):
+            assert not listener.done()
+        writer = open_store(where)
+        try:
+            writer.create_table(row("w"))
+            store.create_table(row("mine"))  # its own change: not reported back to it
+            sent = time.monotonic()
+            writer.append_action("w", 0, 1, 0, "person", None, False)
+            for _ in range(100):
+                if len(heard) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+            if where.startswith("postgresql"):
+                assert [t for t, _ in heard] == ["w", "w"]
+                assert heard[1][1] - sent < 1.0
+            else:
+                assert listener.done() and heard == []
+        finally:
+            writer.close()
+            listener.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_an_unreachable_database_is_a_clear_error_without_its_password() -> None:
+    with pytest.raises(StoreError) as err:
+        open_store("postgresql://ada:s3cret@127.0.0.1:1/test", open_timeout=2)
+    assert "postgresql://ada:***@127.0.0.1:1/test" in str(err.value) and "s3cret" not in str(err.value)
+    with pytest.raises(StoreError, match="schema"):
+        open_store("postgresql://postgres@127.0.0.1/test?schema=Robert');DROP")
