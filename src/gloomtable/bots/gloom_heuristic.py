@@ -14,6 +14,13 @@ ties). What it weighs:
   ahead and delays when behind.
 - *Responses* are kept for what matters: a Death or a big swing that helps an
   opponent; small cancellations are not worth the card.
+- *A locked table*: once every Modifier lies on a stack, Self-Worth can change
+  only through Events, so the game ends only through Deaths. Holding Deaths back
+  then stalls the table for good (most 5-player stalls were exactly this:
+  everyone holding Deaths that would hand someone else the win). On a locked
+  table the bot plays any Death it can (its own first, then the opponents' it
+  least minds banking, ending the game last and only then if it wins or can do
+  no better) and stops cancelling plays, so the game finishes.
 - *Effect choices*: harm goes to the leader (the opponent with the lowest
   projected Family Value); a Modifier is removed or moved where it helps most.
 - *Gloomier*: Guests and other cards played on a Character are weighed like
@@ -40,6 +47,12 @@ LIFT_WEIGHT = 0.8
 RESPOND_MIN = 8
 """Smallest Self-Worth swing worth spending a response on."""
 HARMFUL_CHOICES = ("steal_from", "swap_hands_with", "skip_turn")
+LOCKED_DEATH = 4.5
+"""On a locked table, added to every Death so it beats Events (2.0) and passing."""
+LONG_GAME_ROUNDS = 30
+"""Rounds after which a table whose piles hold no Modifier counts as locked: a
+Modifier may still wander between a hand and a stack (Return to Sender), but a
+game this long (the median is 8 to 9 rounds) is not going anywhere by waiting."""
 
 
 class GloomHeuristicBot:
@@ -90,6 +103,20 @@ class _Table:
         self.leader = min(others, key=lambda p: (self.values[p], p)) if others else self.me
         self.ahead = all(self.values[self.me] < self.values[p] for p in others)
         self.late = view.get("draw_pile", 99) < 15
+        self.locked = self._locked(game.deck.cards)
+
+    def _locked(self, cards: tuple[Card, ...]) -> bool:
+        """Every Modifier of the deck lies on some stack (nothing but Events can
+        change a Self-Worth any more, and only Deaths can end the game), or the
+        game has gone on very long and no Modifier is left to draw."""
+        placed = {i for ch in self.chars.values() for i in ch.get("stack", ())}
+        mods = [c.index for c in cards if c.type is CardType.MODIFIER]
+        if all(m in placed for m in mods):
+            return True
+        if self.view.get("round", 0) < LONG_GAME_ROUNDS or self.view.get("draw_pile", 1):
+            return False
+        discard = set(self.view.get("discard") or ())
+        return not any(m in discard for m in mods)
 
     def _projected(self) -> list[float]:
         n = self.view.get("players", 0)
@@ -156,6 +183,14 @@ class _Table:
         return value / 5
 
     def _death(self, card: int, target: int) -> float:
+        value = self._death_value(card, target)
+        if self.locked and value <= 0:  # better any Death than a table that never ends
+            value = LOCKED_DEATH + max(-2.0, min(0.0, value / 30))  # still above 2.0
+        elif self.locked:
+            value += LOCKED_DEATH
+        return value
+
+    def _death_value(self, card: int, target: int) -> float:
         _, after = self.worth_after(target, self.cards[card])
         owner = self.chars[target].get("controller")
         if owner is None or owner < 0:
@@ -183,6 +218,8 @@ class _Table:
         playing = self.view.get("playing") or {}
         if kind is not Kind.RESPOND:
             return 0.0
+        if self.locked:  # a cancelled play only keeps a locked table going
+            return -1.0
         card_id, target = playing.get("card"), playing.get("target")
         if card_id is None:
             return -1.0
