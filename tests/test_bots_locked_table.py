@@ -104,7 +104,7 @@ def test_medium_bot_ends_a_locked_table_with_a_death_even_for_an_opponent(tmp_pa
 
 
 def test_medium_bot_does_not_hand_over_the_game_while_play_goes_on(tmp_path):
-    s, b0 = position(tmp_path, modifier_on_stack=False)
+    s, _ = position(tmp_path, modifier_on_stack=False)
     a = bot_action(make_bot("medium", "gloom", 0), s, s.legal_actions())
     dec = s.codec.decode(a)
     assert not (dec.kind is Kind.PLAY and dec.card == cid(s, "death-1"))
