@@ -41,6 +41,7 @@ def _check_stat(stat: dict[str, Any], runs: int) -> None:
     assert stat["min"] > 0
 
 
+@pytest.mark.slow
 def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
     for section in ("playouts", "per_call_us", "ismcts", "rl", "baselines", "workers", "ratios",
                     "targets", "plan", "machine", "seconds"):
@@ -66,6 +67,7 @@ def test_quick_json_has_every_section(quick: dict[str, Any]) -> None:
         assert quick["ratios"]["creatures_vs_uno"] is None
 
 
+@pytest.mark.slow
 def test_workers_section_times_simulate_and_checks_identical_results(quick: dict[str, Any]) -> None:
     w = quick["workers"]["simulate"]
     assert w["available"] and w["workers"] == 2 and w["clock"] == "wall"
@@ -77,6 +79,7 @@ def test_workers_section_times_simulate_and_checks_identical_results(quick: dict
     assert quick["ratios"]["workers2_vs_workers1"] == w["speedup"]["median"]
 
 
+@pytest.mark.slow
 def test_parts_not_there_say_why(quick: dict[str, Any]) -> None:
     for section in ("playouts", "per_call_us", "ismcts", "rl"):
         for entry in quick[section].values():
@@ -85,6 +88,7 @@ def test_parts_not_there_say_why(quick: dict[str, Any]) -> None:
                 assert entry["reason"]
 
 
+@pytest.mark.slow
 def test_ratios_divide_medians_of_the_same_run(quick: dict[str, Any]) -> None:
     r = quick["ratios"]
     for key in TARGETS:
@@ -107,6 +111,7 @@ def test_ratios_divide_medians_of_the_same_run(quick: dict[str, Any]) -> None:
         assert goal["met"] == (None if r[key] is None else r[key] >= TARGETS[key])
 
 
+@pytest.mark.slow
 def test_text_report_names_every_figure(quick: dict[str, Any]) -> None:
     text = render_text(quick)
     for word in ("Random playouts", "rlcard_uno", "pettingzoo_leduc", "Cost per call",
@@ -114,6 +119,7 @@ def test_text_report_names_every_figure(quick: dict[str, Any]) -> None:
         assert word in text
 
 
+@pytest.mark.slow
 def test_run_bench_in_process_with_a_tiny_plan() -> None:
     report = run_bench(Plan(runs=2, budget_s=0.02, positions=20, clock="wall",
                             sections=("playouts", "baselines")))
@@ -165,6 +171,7 @@ def test_playouts_and_positions_are_seeded() -> None:
     assert set(costs) == {"legal_actions", "apply", "view", "clone"}
 
 
+@pytest.mark.slow
 def test_server_bench_against_a_real_gloom_serve() -> None:
     from gloomtable.bench.server import bench_server, percentile, server_target
 

@@ -19,6 +19,7 @@ def run(*args: str, stdin: str | None = None, timeout: float = 120) -> subproces
                           timeout=timeout)
 
 
+@pytest.mark.slow
 def test_simulate_json_has_the_promised_keys() -> None:
     proc = run("simulate", "--game", "gloom", "--players", "4", "--games", "30", "--seed", "1", "--json")
     assert proc.returncode == 0, proc.stderr
@@ -32,6 +33,7 @@ def test_simulate_json_has_the_promised_keys() -> None:
     assert data["mean_rounds"] > 1
 
 
+@pytest.mark.slow
 def test_simulate_is_deterministic_and_saves_replayable_records(tmp_path: Path) -> None:
     a = run("simulate", "--players", "3", "--games", "5", "--seed", "9", "--json",
             "--save-dir", str(tmp_path))
@@ -46,6 +48,7 @@ def test_simulate_is_deterministic_and_saves_replayable_records(tmp_path: Path) 
     assert "Game over" in proc.stdout and "winner" in proc.stdout.lower()
 
 
+@pytest.mark.slow
 def test_replay_says_where_a_broken_record_fails(tmp_path: Path) -> None:
     src = tmp_path / "games"
     run("simulate", "--players", "2", "--games", "1", "--seed", "4", "--save-dir", str(src))
@@ -62,6 +65,7 @@ def test_replay_says_where_a_broken_record_fails(tmp_path: Path) -> None:
     assert proc.returncode != 0 and "not JSON" in proc.stderr
 
 
+@pytest.mark.slow
 def test_bad_options_get_clear_errors() -> None:
     proc = run("simulate", "--players", "9", "--games", "1")
     assert proc.returncode != 0 and "players" in proc.stderr
@@ -71,6 +75,7 @@ def test_bad_options_get_clear_errors() -> None:
     assert proc.returncode != 0 and "unknown game 'chess'" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_whole_terminal_game_against_three_bots(tmp_path: Path) -> None:
     """A person who always picks the first choice still finishes a game; bad input
     re-asks with the reason; the record saves and replays to the same end."""
@@ -90,6 +95,7 @@ def test_a_whole_terminal_game_against_three_bots(tmp_path: Path) -> None:
     assert rec.game == "gloom" and rec.seed == 5
 
 
+@pytest.mark.slow
 def test_quitting_saves_the_record(tmp_path: Path) -> None:
     save = tmp_path / "partial.json"
     proc = run("play", "--seed", "2", "--save", str(save), stdin="1\n1\nq\n")
@@ -99,6 +105,7 @@ def test_quitting_saves_the_record(tmp_path: Path) -> None:
     assert rec.actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("humans", ["0"])
 def test_bots_only_game_prints_the_story(humans: str) -> None:
     proc = run("play", "--players", "3", "--humans", humans, "--seed", "11")
@@ -106,6 +113,7 @@ def test_bots_only_game_prints_the_story(humans: str) -> None:
     assert "plays" in proc.stdout and "Game over" in proc.stdout
 
 
+@pytest.mark.slow
 def test_creatures_simulate_play_and_replay(tmp_path: Path) -> None:
     """Crazy Creatures through the same commands: JSON keys with rounds per game,
     records that replay, and a terminal game a person finishes."""

@@ -177,6 +177,7 @@ def play_checked_game(seed: int, views_every: int = 1) -> None:
     assert replayed.snapshot() == state.snapshot(), f"seed {seed} does not replay"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_R_C1_R_C5_R_C10_properties_over_1000_random_games(chunk: int) -> None:
     """Over 1,000 games: every Creature in exactly one place after every action

@@ -80,6 +80,7 @@ BROKEN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "text", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_broken_copies_fail_naming_file_card_and_field(tmp_path: Path, name: str, text: str,
                                                          expected: list[str]) -> None:

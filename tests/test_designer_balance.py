@@ -103,6 +103,7 @@ def rc(report) -> dict:
     return recount(report[2])
 
 
+@pytest.mark.slow
 def test_the_run_played_the_seeded_games_it_says(report) -> None:
     fig, _, records = report
     assert fig["games"] == GAMES == len(records)
@@ -110,6 +111,7 @@ def test_the_run_played_the_seeded_games_it_says(report) -> None:
     assert fig["players"] == 4 and fig["bots"] == ["random"] * 4
 
 
+@pytest.mark.slow
 def test_game_figures_match_a_recount(report, rc) -> None:
     fig, _, _ = report
     for seat, row in enumerate(fig["win_share_by_seat"]):
@@ -123,6 +125,7 @@ def test_game_figures_match_a_recount(report, rc) -> None:
     assert fig["rounds"]["mean"] == pytest.approx(sum(rc["rounds"]) / GAMES)
 
 
+@pytest.mark.slow
 def test_card_figures_match_a_recount(report, rc) -> None:
     fig, _, _ = report
     cards = {c["index"]: c for c in fig["cards"]}
@@ -145,6 +148,7 @@ def test_card_figures_match_a_recount(report, rc) -> None:
     assert any(c["mean_self_worth_effect"] < 0 for c in modifiers)
 
 
+@pytest.mark.slow
 def test_the_html_report_is_self_contained_with_charts_and_the_same_figures(report) -> None:
     fig, html, _ = report
     assert html.startswith("<!doctype html>")

@@ -145,6 +145,7 @@ def card_named_by(where: tuple[Any, ...], data: dict[str, Any]) -> tuple[str, st
     return None
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_sets())
 def test_mutated_shipped_sets_are_refused_clearly_or_play(case: tuple[Any, ...]) -> None:
@@ -256,6 +257,7 @@ def random_decks(draw: st.DrawFn) -> dict[str, Any]:
     )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(random_decks(), st.integers(0, 2**32))
 def test_random_primitive_decks_are_refused_clearly_or_play(data: dict[str, Any], seed: int) -> None:
@@ -291,6 +293,7 @@ def damaged_files(draw: st.DrawFn) -> bytes:
     return draw(st.binary(min_size=0, max_size=2000))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(damaged_files())
 def test_damaged_deck_files_are_refused_clearly(tmp_path_factory: pytest.TempPathFactory,
@@ -372,6 +375,7 @@ def cli_check(path: Path) -> Any:
     return CliRunner().invoke(app, ["deck", "check", str(path)])
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(15, 150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.one_of(damaged_files(), mutated_sets().map(lambda c: json.dumps(c[1], default=str).encode())))
@@ -389,6 +393,7 @@ def test_deck_check_cli_exits_1_with_problems_never_a_traceback(
         assert "problem" in result.output and str(path) in result.output
 
 
+@pytest.mark.slow
 def test_deck_fuzz_figures(figures: dict[str, Any]) -> None:
     """Reports what the fuzzers above tried (runs last in this file)."""
     figures["fuzz_decks"] = dict(TALLY)

@@ -433,16 +433,19 @@ def run_fuzz(machine: type[EngineFuzz], figures: dict[str, Any], key: str, examp
     assert machine.tally["legal actions"] > 0 and machine.tally["illegal actions"] > 0
 
 
+@pytest.mark.slow
 def test_fuzz_gloom_every_table_option(figures: dict[str, Any]) -> None:
     """Classic (and, once shipped, Gloomier and mixed) sets, 2 to 8 seats where
     valid, both editions, beginner mode, both tiebreaks, small and large caps."""
     run_fuzz(GloomFuzz, figures, "fuzz_engine_gloom", scaled(60, 400))
 
 
+@pytest.mark.slow
 def test_fuzz_crazy_creatures(figures: dict[str, Any]) -> None:
     run_fuzz(CreaturesFuzz, figures, "fuzz_engine_creatures", scaled(60, 600))
 
 
+@pytest.mark.slow
 def test_fuzz_gloomier(figures: dict[str, Any]) -> None:
     if not can_play("gloomier", {}):
         pytest.skip("Gloomier is not in make_game yet")

@@ -96,6 +96,7 @@ def play_one(seed: int, check_views: bool) -> tuple[GloomGame, GameRecord, list[
     return game, record, digests, state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_random_games_conserve_cards_replay_and_score(chunk: int) -> None:
     """R-G24/R-G25 and card conservation over 500 seeded games (50 per chunk)."""

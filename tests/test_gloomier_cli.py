@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from tests.test_cli import run
 
 from gloomtable.engine.record import GameRecord
 
 
+@pytest.mark.slow
 def test_simulate_gloomier_json_has_the_same_keys_as_gloom() -> None:
     gloomier = run("simulate", "--game", "gloomier", "--players", "4", "--games", "12", "--seed", "1",
                    "--json")
@@ -20,6 +22,7 @@ def test_simulate_gloomier_json_has_the_same_keys_as_gloom() -> None:
     assert a["games"] == 12 and abs(sum(a["win_share_by_seat"]) - 1) < 1e-6
 
 
+@pytest.mark.slow
 def test_mixed_sets_play_to_the_end_and_replay(tmp_path: Path) -> None:
     save = tmp_path / "mix.json"
     proc = run("play", "--game", "gloom", "--sets", "classic,gloomier", "--players", "6",
@@ -33,6 +36,7 @@ def test_mixed_sets_play_to_the_end_and_replay(tmp_path: Path) -> None:
     assert replayed.stdout.split("Game over")[1].splitlines()[0] in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_person_plays_gloomier_in_the_terminal(tmp_path: Path) -> None:
     """Choosing Characters, claiming and playing are menu entries like any other."""
     save = tmp_path / "g.json"
@@ -43,6 +47,7 @@ def test_a_person_plays_gloomier_in_the_terminal(tmp_path: Path) -> None:
     assert GameRecord.load(save).game == "gloomier"
 
 
+@pytest.mark.slow
 def test_deck_check_reports_a_mix_and_names_each_problem(tmp_path: Path) -> None:
     ok = run("deck", "check", "classic,gloomier")
     assert ok.returncode == 0, ok.stderr

@@ -123,6 +123,7 @@ ENGLISH_LEFTOVERS = ("Player ", "Self-Worth", "Family Value", "draw limit", "You
                      "Game over", "Turn ", " plays ", "Winner")
 
 
+@pytest.mark.slow
 def test_lang_es_plays_a_whole_gloom_game_in_spanish() -> None:
     proc = _play("es_ES.UTF-8", "--players", "3", "--seed", "11")
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -135,6 +136,7 @@ def test_lang_es_plays_a_whole_gloom_game_in_spanish() -> None:
         assert english not in out, f"English left over: {english!r}"
 
 
+@pytest.mark.slow
 def test_lang_option_plays_crazy_creatures_in_russian() -> None:
     proc = _play("C.UTF-8", "--game", "creatures", "--players", "2", "--seed", "4", "--lang", "ru")
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -157,6 +157,7 @@ MALFORMED: list[tuple[str | bytes, set[str]]] = [
 ]
 
 
+@pytest.mark.slow
 def test_malformed_messages_get_json_errors_and_change_nothing(
         server: ServerProcess, table: dict[str, Any]) -> None:
     with ws(server, table, table["invites"][0]["token"]) as conn:
@@ -202,6 +203,7 @@ KNOWN_CODES = {"bad_json", "bad_message", "too_large", "read_only", "not_your_tu
 
 @settings(max_examples=scaled(40, 400), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@pytest.mark.slow
 @given(raw=MESSAGES)
 def test_random_messages_get_known_answers(server: ServerProcess, fuzz_conn: ClientConnection,
                                            raw: str) -> None:
@@ -319,6 +321,7 @@ def test_tokens(server: ServerProcess, table: dict[str, Any]) -> None:
     count("spectator and wrong-table attempts refused", 6)
 
 
+@pytest.mark.slow
 def test_flood_is_rate_limited_and_others_are_served(
         server: ServerProcess, table: dict[str, Any], bystander: ClientConnection) -> None:
     with ws(server, table, None) as flood:
@@ -438,6 +441,7 @@ def test_script_in_names_and_narration_is_stored_as_text(server: ServerProcess) 
         assert lines and lines[0].startswith(SCRIPTS[1]) and "\u0000" not in lines[0]
 
 
+@pytest.mark.slow
 def test_script_in_names_and_narration_never_runs_in_chromium(server: ServerProcess) -> None:
     """Names and narration full of markup show as text in a real Chromium and run nothing."""
     if not Path(CHROMIUM).exists():

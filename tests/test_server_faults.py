@@ -215,6 +215,7 @@ async def run_faults(srv: ServerProcess, games: int, seed: int) -> tuple[int, li
     return kills, watches
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, figures: dict[str, Any]) -> None:
     target = scaled(50, 300)
     with ServerProcess(tmp_path / "faults.db") as srv:
@@ -285,6 +286,7 @@ def existing_db(tmp_path: Path) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_read_only_database_is_a_clear_error_at_start(tmp_path: Path) -> None:
     """Not a half-working server that fails at the first write: it exits at once, naming the file."""
     db = existing_db(tmp_path)
@@ -293,6 +295,7 @@ def test_read_only_database_is_a_clear_error_at_start(tmp_path: Path) -> None:
     assert "read" in out.lower()
 
 
+@pytest.mark.slow
 def test_locked_database_is_a_clear_error_at_start(tmp_path: Path) -> None:
     db = existing_db(tmp_path)
     holder = sqlite3.connect(db, isolation_level=None)
@@ -305,6 +308,7 @@ def test_locked_database_is_a_clear_error_at_start(tmp_path: Path) -> None:
     assert "lock" in out.lower()
 
 
+@pytest.mark.slow
 def test_database_that_is_not_sqlite_is_a_clear_error_at_start(tmp_path: Path) -> None:
     """A file that is not a database at all is refused at start, naming the file."""
     db = tmp_path / "not-a-db.db"
@@ -319,6 +323,7 @@ def test_database_that_is_not_sqlite_is_a_clear_error_at_start(tmp_path: Path) -
     assert proc.returncode != 0 and "Traceback" not in out and str(db) in out, out[-2000:]
 
 
+@pytest.mark.slow
 def test_killed_mid_write_then_restarted_twice_still_serves(tmp_path: Path) -> None:
     """Two kills in a row with no traffic between them: the store opens every time."""
     with ServerProcess(tmp_path / "twice.db") as srv:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 from gloomtable.engine import Rng
@@ -149,6 +150,7 @@ async def soak(srv: ServerProcess, tables: int, seconds: float, seed: int) -> tu
     return made, peak
 
 
+@pytest.mark.slow
 def test_soak_concurrent_bot_tables(tmp_path: Path, figures: dict[str, Any]) -> None:
     tables, seconds = scaled(20, 200), scaled(5, 60)
     started = time.monotonic()

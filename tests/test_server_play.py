@@ -67,6 +67,7 @@ def play_first_choice(ws: ClientConnection, msg: dict[str, Any], narration: str 
     ws.send(json.dumps(body))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["gloom", "creatures"])
 def test_bots_play_a_whole_game_and_the_store_replays_it(server: ServerProcess, game: str) -> None:
     t = create(server, game=game, seats=[{"kind": "bot"}] * 3, bot_delay_ms=0, seed=11)
@@ -96,6 +97,7 @@ def act_at(socks: dict[int, ClientConnection], states: dict[int, dict[str, Any]]
     play_first_choice(socks[seat], states[seat], **kw)
 
 
+@pytest.mark.slow
 def test_killed_server_resumes_every_unfinished_table(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=4)
     with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
@@ -120,6 +122,7 @@ def _names(msgs: list[str], names: set[str]) -> set[str]:
     return {n for n in names if any(n in m for m in msgs)}
 
 
+@pytest.mark.slow
 def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=8)
     cards = httpx.get(f"{server.url}/api/tables/{t['id']}/cards").json()["cards"]
@@ -157,6 +160,7 @@ def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
                 assert not kept & set(msg["view"]["hand"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("on_timeout", ["bot", "pass"])
 def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout: str) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], turn_timer=1, on_timeout=on_timeout,
@@ -184,6 +188,7 @@ def actors_of(server: ServerProcess, table_id: str, seat: int) -> list[str]:
         db.close()
 
 
+@pytest.mark.slow
 def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True, absent_after=0.2,
                bot_delay_ms=0, seed=6)
@@ -204,6 +209,7 @@ def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: Serv
     assert actors_of(server, t["id"], 0)[played] == "person"
 
 
+@pytest.mark.slow
 def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
     t = create(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
                bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)

@@ -23,6 +23,7 @@ GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
     ("creatures", {"players": 4}, 60, ["random", "medium", "random", "medium"]),
     ("gloom", {"players": 4}, 24, None),
 ])
+@pytest.mark.slow
 def test_two_workers_give_the_serial_report(game: str, config: dict, games: int,
                                             bots: list[str] | None) -> None:
     one = simulate(game, config, games, seed=11, bots=bots)
@@ -75,6 +76,7 @@ def test_bad_worker_counts_and_levels_are_refused_clearly() -> None:
         simulate("creatures", {}, 2, seed=1, bots=["grandmaster"], workers=2)
 
 
+@pytest.mark.slow
 def test_cli_workers_json_matches_serial_and_errors_are_one_line() -> None:
     args = ["simulate", "--game", "creatures", "--games", "80", "--seed", "3", "--json"]
     one = subprocess.run([*GLOOM, *args], capture_output=True, text=True, timeout=120)

@@ -58,6 +58,7 @@ def test_json_has_the_issue_form_and_shares_add_up() -> None:
     assert data["bots"]["easy"]["rating"] > data["bots"]["random"]["rating"]
 
 
+@pytest.mark.slow
 def test_workers_do_not_change_results_and_a_seed_repeats() -> None:
     args = ("gloom", {"players": 2}, ["random", "easy"], 10)
     one = run_tournament(*args, seed=7).to_dict()

@@ -26,6 +26,14 @@ MAX_DECISIONS = 800
 """No click-through loop runs longer than this many decisions."""
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test starts a server and Chromium: all are in the slow tier."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One Chromium per test module. Playwright's sync API keeps an event loop running
