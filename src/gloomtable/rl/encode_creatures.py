@@ -69,6 +69,11 @@ class CreaturesEncoder:
 
     def __init__(self, num_players: int) -> None:
         self.n = num_players
+        hand = LAYOUT["hand"]
+        self.private_slots = np.array(
+            [*range(hand.start, hand.start + hand.size), LAYOUT["my_penalty"].start], np.intp)
+        """The slots only the observer's own hand decides (OpenSpiel's private
+        information); every other slot is public."""
         self._seated = list(range(_SEATED, _SEATED + num_players))
 
     def encode(self, view: dict[str, Any]) -> np.ndarray:

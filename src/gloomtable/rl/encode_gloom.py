@@ -126,6 +126,9 @@ class GloomEncoder:
         lay.add("draw_pile", 1, "cards in the draw pile / deck size")
         lay.add("turn", 1, "turns played / 100")
         self.size = lay.size
+        self.private_slots = np.arange(self.o_card, self.o_target, self.zones, dtype=np.intp)
+        """The slots only the observer's own hand decides (each card's ``hand`` zone:
+        OpenSpiel's private information); every other slot is public."""
         self.num_scalars = self.size - self.o_scalar
         o = self.o_story
         self._rest_size = self.size - o

@@ -3,19 +3,19 @@
 Importing this module registers ``gloomtable_gloom``, ``gloomtable_gloomier``
 and ``gloomtable_creatures`` with ``pyspiel.register_game``; then
 ``pyspiel.load_game("gloomtable_creatures(players=2)")`` works and OpenSpiel's
-algorithms (MCTS, evaluate_bots, random_sim_test ...) run on our games.
+algorithms (MCTS, ISMCTS, evaluate_bots, random_sim_test ...) run on our games.
 
-Chance: one explicit chance node at the root picks the deal, one of ``deals``
-equally likely engine seeds (default 65536); every later shuffle and draw
-follows from that seed inside the engine. The engine owns its randomness (so
-records replay exactly), which lets OpenSpiel's history-based serialization
-and cloning stay exact; a chance node per drawn card would need the engine to
-take draws from outside. See ``docs/rl.md`` for why and what it means.
+Chance: the deal is one of ``deals`` equally likely engine seeds, picked by a
+few small chance nodes (its digits, at most 16 outcomes each); every later
+shuffle and draw follows from that seed inside the engine, so deal ``d`` is
+exactly the engine's game with seed ``d``. The engine owns its randomness (so
+records replay exactly), which keeps OpenSpiel's history-based serialization
+exact; see ``docs/rl.md`` for why and what it means.
 
-Observation tensors and strings come from ``view(player)`` only. The
-information-state string is perfect recall (the player's observation now plus
-a digest of every observation it had since the deal); the information-state
-tensor is the observation tensor plus counts of the player's own past actions.
+Observations honour OpenSpiel's ``IIGObservationType``: public information is
+what a spectator's view shows, private information what the player's own view
+adds to it (its hand), and perfect recall adds a digest of every such
+observation since the deal. All of it comes from views only.
 """
 
 from __future__ import annotations
@@ -35,10 +35,12 @@ from gloomtable.engine import Game
 from gloomtable.games import make_game
 from gloomtable.rl.encode_creatures import CreaturesEncoder
 from gloomtable.rl.encode_gloom import GloomEncoder
+from gloomtable.rl.resample import ResampleError, resample
 
 DEFAULT_DEALS = 1 << 16
-MAX_DEALS = 1 << 20
-"""The root chance node lists every deal, so their number stays modest."""
+MAX_DEALS = 1 << 40
+MAX_DIGIT = 16
+"""The most outcomes a chance node has: a deal is picked digit by digit."""
 ACTIONS_PER_TURN = {"creatures": 2, "gloom": 20, "gloomier": 20}
 """Bounds on actions per counted turn, for ``max_game_length`` (Creatures: a play
 and a same-number decision; Gloom: plays, responses and effect choices)."""
@@ -54,13 +56,41 @@ _PARAMS: dict[str, dict[str, Any]] = {
 _LONG = {"creatures": "Crazy Creatures of Dr. Gloom (gloomtable)", "gloom": "Gloom (gloomtable)",
          "gloomier": "Gloomier: A Night at Hemlock Hall (gloomtable)"}
 
+FULL, PUBLIC, PRIVATE, NOTHING = "full", "public", "private", "nothing"
+"""What an observation holds: the player's whole view, the public part, the private
+part (what its own view adds to a spectator's), or nothing."""
+
+
+def deal_digits(deals: int) -> tuple[int, ...]:
+    """The radices of the chance nodes that pick one of ``deals`` deals: ``deals``
+    factored into parts of at most :data:`MAX_DIGIT` (65536 deals: four nodes of 16)."""
+    if not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals must be 1..{MAX_DEALS}, got {deals}")
+    primes, rest, f = [], deals, 2
+    while rest > 1 and f <= MAX_DIGIT:
+        while rest % f == 0:
+            primes.append(f)
+            rest //= f
+        f += 1
+    if rest > 1:
+        raise ValueError(f"deals must have no prime factor above {MAX_DIGIT} (a chance node "
+                         f"has at most {MAX_DIGIT} outcomes), got {deals}")
+    digits: list[int] = []
+    for p in sorted(primes, reverse=True):
+        for i, d in enumerate(digits):
+            if d * p <= MAX_DIGIT:
+                digits[i] = d * p
+                break
+        else:
+            digits.append(p)
+    return tuple(sorted(digits, reverse=True))
+
 
 def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """(``make_game`` config, deals) from OpenSpiel parameters."""
     p = {**_PARAMS[name], **params}
     deals = int(p.pop("deals"))
-    if not 1 <= deals <= MAX_DEALS:
-        raise ValueError(f"deals must be 1..{MAX_DEALS}, got {deals}")
+    deal_digits(deals)  # a clear error now
     if name == "creatures":
         if not p["rounds"]:
             p.pop("rounds")
@@ -102,12 +132,13 @@ class SpielGame(pyspiel.Game):
         config, deals = _config(self.game_name, dict(params or {}))
         self.engine_game = make_game(self.game_name, config)
         self.deals = deals
+        self.digits = deal_digits(deals)
         self.encoder = _encoder_for(self.engine_game)
         cap = config["turn_cap"]
         self.max_length = ACTIONS_PER_TURN[self.game_name] * cap if cap else UNCAPPED_LENGTH
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions,
-            max_chance_outcomes=deals,
+            max_chance_outcomes=max(self.digits, default=1),
             num_players=self.engine_game.num_players,
             min_utility=0.0,
             max_utility=1.0,
@@ -122,8 +153,7 @@ class SpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(self, perfect_recall=recall)
+        return Observer(self, iig_obs_type)
 
 
 class CreaturesSpielGame(SpielGame):
@@ -138,84 +168,179 @@ class GloomierSpielGame(SpielGame):
     game_name = "gloomier"
 
 
-class _Held:
-    """Holds an engine state for OpenSpiel's ``clone`` (a ``deepcopy`` of the Python
-    state): copying uses the engine's own cheap ``clone``."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: Any) -> None:
-        self.state = state
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone())
+# --- observations from views ---------------------------------------------------
 
 
-class _Cache(dict):
-    """A per-state cache that a clone starts empty."""
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
-        return _Cache()
 
-    def __reduce__(self) -> tuple[type, tuple[()]]:
-        return _Cache, ()
+def observation_string(state: Any, kind: str, player: int) -> str:
+    """The ``kind`` observation of ``player`` of an engine state, as canonical JSON."""
+    if kind == FULL:
+        return _canonical(state.view(player))
+    if kind == PUBLIC:
+        return _canonical(state.view(None))
+    if kind == PRIVATE:
+        public = state.view(None)
+        return _canonical({k: v for k, v in state.view(player).items() if public.get(k) != v})
+    return ""
+
+
+def public_view(state: Any, player: int) -> dict[str, Any]:
+    """The spectator's view, laid out for ``player`` (relative seats from it, no hand):
+    what the public-only observation tensor encodes."""
+    view = dict(state.view(None))
+    view["viewer"] = player
+    view["hand"] = []
+    return view
+
+
+def _chain(digest: str, observation: str) -> str:
+    return hashlib.blake2b((digest + observation).encode(), digest_size=16).hexdigest()
+
+
+# --- states ------------------------------------------------------------------------
+
+
+class _Recall:
+    """One player's perfect-recall digest of one kind of observation, after
+    ``done`` actions, and an engine state at that point to go on from. Clones
+    share the cursor until one of them moves it (then it copies it first)."""
+
+    __slots__ = ("cursor", "digest", "done", "owned")
+
+    def __init__(self, done: int, digest: str, cursor: Any, owned: bool = True) -> None:
+        self.done, self.digest, self.cursor, self.owned = done, digest, cursor, owned
+
+    def shared(self) -> _Recall:
+        self.owned = False
+        return _Recall(self.done, self.digest, self.cursor, False)
+
+
+class _Core:
+    """Everything a :class:`SpielState` knows, in one object so that OpenSpiel's
+    ``clone`` (a ``deepcopy`` of each attribute) copies it in one cheap step: the
+    engine's own ``clone``, the action list, and what was worked out already (the
+    strings asked for at this position, the recall digests)."""
+
+    __slots__ = ("capped", "digits", "engine", "known", "moves", "origin", "recall", "seed")
+
+    def __init__(self) -> None:
+        self.digits: list[int] = []  # chance outcomes so far
+        self.engine: Any = None  # the engine state, once the deal is complete
+        self.seed = -1  # its engine seed
+        self.moves: list[int] = []  # actions after the deal
+        self.capped = False  # the declared max_game_length was reached: a draw
+        self.known: dict[tuple[Any, ...], str] = {}  # strings at this position
+        self.recall: dict[tuple[str, int | None], _Recall] = {}
+        self.origin: tuple[int, Any] | None = None
+        """A resampled state's (move count, engine state) at the sample: digests it
+        did not inherit go on from there."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        new = _Core()
+        new.digits = list(self.digits)
+        new.engine = None if self.engine is None else self.engine.clone()
+        new.seed = self.seed
+        new.moves = list(self.moves)
+        new.capped = self.capped
+        new.known = dict(self.known)
+        new.recall = {k: r.shared() for k, r in self.recall.items()}
+        new.origin = self.origin
+        return new
+
+    def __reduce__(self) -> Any:
+        """Pickled as the game, the deal and the actions (OpenSpiel pickles a state's
+        attributes next to its history and restores both without replaying)."""
+        if self.origin is not None:
+            raise TypeError("a resampled state is for search only and cannot be pickled")
+        game = None if self.engine is None else (self.engine.game.name,
+                                                 self.engine.game.config_dict())
+        return _rebuilt, (game, self.seed, list(self.digits), list(self.moves), self.capped)
+
+
+def _rebuilt(game: tuple[str, dict[str, Any]] | None, seed: int, digits: list[int],
+             moves: list[int], capped: bool) -> _Core:
+    core = _Core()
+    core.digits, core.moves, core.capped, core.seed = digits, moves, capped, seed
+    if game is not None:
+        core.engine = make_game(*game).new_initial_state(seed)
+        for a in moves:
+            core.engine.apply(a)
+    return core
 
 
 class SpielState(pyspiel.State):
-    """The root chance node (the deal), then the engine state, driven by actions."""
+    """The deal (chance digits), then the engine state, driven by actions."""
 
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
-        self.deal: int | None = None
-        self.held: _Held | None = None
-        self.moves: list[tuple[int, int]] = []  # (player, action) after the deal
-        self.length_capped = False
-        self.recall_cache = _Cache()
-        self.origin: tuple[int, dict[int, str], _Held] | None = None
-        """For a resampled state (ISMCTS): the move count, the digests and the engine
-        state it was sampled at; observations before it are the original's."""
+        self.core = _Core()
 
     @property
     def state(self) -> Any:
-        """The engine state (``None`` before the deal)."""
-        return None if self.held is None else self.held.state
+        """The engine state (``None`` until the deal is complete)."""
+        return self.core.engine
+
+    @property
+    def deal(self) -> int | None:
+        """The engine seed of this deal (``None`` until it is complete)."""
+        core, digits = self.core, self.get_game().digits
+        if len(core.digits) < len(digits):
+            return None
+        deal = 0
+        for d, radix in zip(core.digits, digits, strict=True):
+            deal = deal * radix + d
+        return deal
 
     # -- OpenSpiel API ---------------------------------------------------------
     def current_player(self) -> int:
-        if self.held is None:
+        engine = self.core.engine
+        if engine is None:
             return pyspiel.PlayerId.CHANCE
-        if self.is_terminal():
+        if self.core.capped or engine.is_over():
             return pyspiel.PlayerId.TERMINAL
-        return self.held.state.current_player()
+        return int(engine.current_player())
 
     def is_terminal(self) -> bool:
-        return self.held is not None and (self.length_capped or self.held.state.is_over())
+        engine = self.core.engine
+        return engine is not None and (self.core.capped or engine.is_over())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        deals = self.get_game().deals
-        p = 1.0 / deals
-        return [(d, p) for d in range(deals)]
+        radix = self.get_game().digits[len(self.core.digits)]
+        p = 1.0 / radix
+        return [(d, p) for d in range(radix)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or player != self.held.state.current_player():
+        engine = self.core.engine
+        if self.is_terminal() or player != engine.current_player():
             return []
-        return sorted(self.held.state.legal_actions())
+        return sorted(engine.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        if self.held is None:
-            self.deal = int(action)
-            self.held = _Held(self.get_game().engine_game.new_initial_state(self.deal))
+        core = self.core
+        core.known = {}
+        if core.engine is None:
+            core.digits.append(int(action))
+            self._deal_if_complete()
             return
-        state = self.held.state
-        self.moves.append((state.current_player(), int(action)))
-        state.apply(int(action))
-        if len(self.moves) + 1 >= self.get_game().max_length and not state.is_over():
-            self.length_capped = True  # the declared max_game_length is reached: a draw
+        core.moves.append(int(action))
+        core.engine.apply(int(action))
+        game = self.get_game()
+        if len(core.moves) + len(game.digits) >= game.max_length and not core.engine.is_over():
+            core.capped = True  # the declared max_game_length is reached: a draw
+
+    def _deal_if_complete(self) -> None:
+        game = self.get_game()
+        if len(self.core.digits) == len(game.digits):
+            self.core.seed = self.deal
+            self.core.engine = game.engine_game.new_initial_state(self.core.seed)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
-        state = self.state or self.get_game().engine_game.new_initial_state(0)
+            return f"deal digit {action}"
+        state = self.core.engine or self.get_game().engine_game.new_initial_state(0)
         # OpenSpiel wants distinct strings; two copies of a card read alike.
         return f"{state.action_to_string(action)} (#{action})"
 
@@ -223,95 +348,153 @@ class SpielState(pyspiel.State):
         n = self.get_game().engine_game.num_players
         if not self.is_terminal():
             return [0.0] * n
-        if self.length_capped:
+        if self.core.capped:
             return [1.0 / n] * n
-        return self.held.state.result().returns()
+        return list(self.core.engine.result().returns())
 
     def __str__(self) -> str:
-        if self.held is None:
-            return "deal pending"
-        return f"deal {self.deal}, {len(self.moves)} actions\n{self.held.state.render(None)}"
+        engine = self.core.engine
+        if engine is None:
+            return f"deal pending ({len(self.core.digits)} digits)"
+        return f"deal {self.deal}, {len(self.core.moves)} actions\n{engine.render(None)}"
 
     # -- observation helpers ---------------------------------------------------
-    def view_string(self, player: int) -> str:
-        """The player's view as canonical JSON (the observation string)."""
-        if self.held is None:
+    def observation_of(self, kind: str, player: int) -> str:
+        """The ``kind`` observation string of ``player`` now (kept until the next action)."""
+        if self.core.engine is None:
             return "deal pending"
-        return json.dumps(self.held.state.view(player), sort_keys=True, separators=(",", ":"))
+        key = (kind, None if kind == PUBLIC else player)
+        text = self.core.known.get(key)
+        if text is None:
+            text = self.core.known[key] = observation_string(self.core.engine, kind, player)
+        return text
 
-    def recall_digest(self, player: int) -> str:
-        """A digest of every observation ``player`` had since the deal, computed by
-        replaying the actions (views only) and cached for this state."""
-        if self.held is None:
+    def recall_of(self, kind: str, player: int) -> str:
+        """The ``kind`` observation now, then a digest of every such observation
+        ``player`` had since the deal (kept until the next action, and by clones)."""
+        key = ("recall", kind, None if kind == PUBLIC else player)
+        text = self.core.known.get(key)
+        if text is None:
+            now = self.observation_of(kind, player)
+            text = self.core.known[key] = f"{now}|history:{self.recall_digest(kind, player)}"
+        return text
+
+    def recall_digest(self, kind: str, player: int) -> str:
+        """The digest of every ``kind`` observation of ``player`` since the deal: what
+        is already known, carried on through the actions since (views only)."""
+        core = self.core
+        if core.engine is None:
             return ""
-        if player in self.recall_cache:
-            done, digest, cursor = self.recall_cache[player]
-        elif self.origin is not None:
-            done, digests, base = self.origin
-            digest, cursor = digests.get(player, "sampled"), base.state.clone()
-        else:
-            done, cursor = 0, self.get_game().engine_game.new_initial_state(self.deal)
-            digest = _chain("", cursor.view(player))
-        for _, action in self.moves[done:]:
-            cursor.apply(action)
-            digest = _chain(digest, cursor.view(player))
-        self.recall_cache[player] = (len(self.moves), digest, cursor)
-        return digest
+        key = (kind, None if kind == PUBLIC else player)
+        rec = core.recall.get(key)
+        if rec is None:
+            if core.origin is not None:  # a resampled state: its past is not this world's
+                done, at = core.origin
+                rec = _Recall(done, "sampled", at, owned=False)
+            else:
+                start = self.get_game().engine_game.new_initial_state(self.deal)
+                rec = _Recall(0, _chain("", observation_string(start, kind, player)), start)
+            core.recall[key] = rec
+        moves = core.moves
+        if rec.done < len(moves):
+            if not rec.owned:
+                rec.cursor, rec.owned = rec.cursor.clone(), True
+            cursor, digest = rec.cursor, rec.digest
+            for i in range(rec.done, len(moves)):
+                cursor.apply(moves[i])
+                digest = _chain(digest, observation_string(cursor, kind, player))
+            rec.done, rec.digest = len(moves), digest
+        return rec.digest
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
-        """A state the player cannot tell from this one: the cards hidden from it
-        dealt anew, consistently with its view (for ISMCTS). Such a state is for
-        search only: its history still names the original deal."""
-        from gloomtable.bots.determinize import sampler
-
-        if self.held is None or self.is_terminal():
+        """A state the player cannot tell from this one, for search (ISMCTS): the
+        cards hidden from it dealt anew (:mod:`gloomtable.rl.resample`), its
+        information states (every kind already asked, and the default) equal to
+        this state's. Such a state is for search only: its history still names
+        the original deal, and other players' recall starts at the sample."""
+        core = self.core
+        if core.engine is None or self.is_terminal():
             return self.clone()
-        make = sampler(self.held.state.view(player_id))
-        if make is None:
-            raise pyspiel.SpielError(f"cannot resample this position of {self.get_game()}")
+        try:
+            engine = resample(core.engine, player_id, int(probability_sampler() * 2**62))
+        except ResampleError as exc:
+            raise pyspiel.SpielError(str(exc)) from exc
+        digests = {key: self.recall_digest(key[0], player_id)
+                   for key in {(FULL, player_id), *core.recall}
+                   if key[1] in (player_id, None)}
         other = self.clone()
-        other.held = _Held(make(int(probability_sampler() * 2**62)))
-        other.origin = (len(self.moves), {player_id: self.recall_digest(player_id)},
-                        _Held(other.held.state.clone()))
-        other.recall_cache = _Cache()
+        o = other.core
+        o.engine = engine
+        o.known = {k: v for k, v in core.known.items() if k[-1] in (player_id, None)}
+        o.origin = (len(core.moves), engine.clone())
+        o.recall = {key: _Recall(len(core.moves), digest, o.origin[1], owned=False)
+                    for key, digest in digests.items()}
         return other
 
 
-def _chain(digest: str, view: dict[str, Any]) -> str:
-    data = digest + json.dumps(view, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
-
-
 class Observer:
-    """OpenSpiel's observer interface over our encoders (views only)."""
+    """OpenSpiel's observer interface over our encoders and views, honouring the
+    requested ``IIGObservationType`` (public, private, perfect recall).
 
-    def __init__(self, game: SpielGame, perfect_recall: bool) -> None:
+    Tensor pieces: ``observation`` (the encoder's vector of the player's view, or
+    of the spectator's view laid out for the player when only public information
+    is asked), ``private`` (the encoder's private slots, when only private
+    information is asked), ``own_actions`` (with perfect recall and private
+    information: 0.1 per use of each of the player's own past actions)."""
+
+    def __init__(self, game: SpielGame, iig_obs_type: Any = None) -> None:
+        public = True if iig_obs_type is None else bool(iig_obs_type.public_info)
+        private_info = (pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None
+                        else iig_obs_type.private_info)
+        if private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("gloomtable games have no all-players observation: a view shows "
+                             "one seat's hidden cards at most")
+        private = private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.kind = {(True, True): FULL, (True, False): PUBLIC, (False, True): PRIVATE,
+                     (False, False): NOTHING}[(public, private)]
+        self.recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
         self.encoder = game.encoder
-        self.recall = perfect_recall
-        self.num_actions = game.engine_game.num_distinct_actions
-        size = self.encoder.size + (self.num_actions if perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:self.encoder.size]}
-        if perfect_recall:
-            self.dict["own_actions"] = self.tensor[self.encoder.size:]
+        self.private_slots = game.encoder.private_slots
+        pieces: list[tuple[str, int]] = []
+        if public:
+            pieces.append(("observation", self.encoder.size))
+        elif private:
+            pieces.append(("private", len(self.private_slots)))
+        if self.recall and private:
+            pieces.append(("own_actions", game.engine_game.num_distinct_actions))
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[at:at + size]
+            at += size
+
+    def _full(self, engine: Any, player: int) -> np.ndarray:
+        fast = getattr(self.encoder, "observe", None)  # equal to encoding the view (tested)
+        return fast(engine, player) if fast is not None else self.encoder.encode(engine.view(player))
 
     def set_from(self, state: SpielState, player: int) -> None:
         self.tensor.fill(0.0)
-        if state.state is None:
+        engine = state.core.engine
+        if engine is None or not self.tensor.size:
             return
-        fast = getattr(self.encoder, "observe", None)  # equal to encoding the view (tested)
-        self.dict["observation"][:] = (fast(state.state, player) if fast is not None
-                                       else self.encoder.encode(state.state.view(player)))
-        if self.recall:
+        if self.kind == FULL:
+            self.dict["observation"][:] = self._full(engine, player)
+        elif self.kind == PUBLIC:
+            self.dict["observation"][:] = self.encoder.encode(public_view(engine, player))
+        elif self.kind == PRIVATE:
+            self.dict["private"][:] = self._full(engine, player)[self.private_slots]
+        if "own_actions" in self.dict:  # whose move each was: OpenSpiel's own history
             counts = self.dict["own_actions"]
-            for p, a in state.moves:
-                if p == player:
-                    counts[a] = min(counts[a] + 0.1, 1.0)
+            for h in state.full_history()[len(state.get_game().digits):]:
+                if h.player == player:
+                    counts[h.action] = min(counts[h.action] + 0.1, 1.0)
 
     def string_from(self, state: SpielState, player: int) -> str:
-        if not self.recall:
-            return state.view_string(player)
-        return f"{state.view_string(player)}|history:{state.recall_digest(player)}"
+        if self.kind == NOTHING:
+            return ""
+        return state.recall_of(self.kind, player) if self.recall \
+            else state.observation_of(self.kind, player)
 
 
 for _cls in (CreaturesSpielGame, GloomSpielGame, GloomierSpielGame):
