@@ -127,7 +127,7 @@ def click_any_choice(page: Any, rng: random.Random) -> None:
         acted = "(b) => window.gloomtablePage.pending || window.gloomtablePage.msg.state_id !== b"
         if page.evaluate(acted, before):
             return  # the card itself was the action (Crazy Creatures)
-        targets = page.locator(".character.target .stack-wrap, .machine.target svg")
+        targets = page.locator(".character.target, .machine.target")
         buttons = page.locator(".prompt button.choice")
         if targets.count() and rng.random() < 0.7:
             targets.nth(rng.randrange(targets.count())).click()

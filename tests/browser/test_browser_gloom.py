@@ -64,7 +64,7 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
     # a play by clicks, with a line of narration (R-G27) that the log then shows as text
     page.fill("[data-testid=narration]", "It was a <b>dark</b> and stormy night.")
     page.click(f".hand-card[data-card='{targeted[0]}']")
-    page.locator(".character.target .stack-wrap").first.click()
+    page.locator(".character.target").first.click()
     page.wait_for_selector(".log-entry.narration:has-text('It was a <b>dark</b> and stormy night.')")
     made += 1
     made += play_by_clicks(page, rng)

@@ -7,8 +7,8 @@
 // prints on and lets the rest show through: the cardinal rule, visible.
 // Pure functions of the card data: (face, options) -> SVG element.
 
-import { s } from "./dom.js";
-import { _ } from "./i18n.js";
+import { h, s } from "./dom.js";
+import { _, ngettext } from "./i18n.js";
 
 export const CARD_W = 120;
 export const CARD_H = 168;
@@ -170,6 +170,52 @@ function svgRoot(cls, extra = {}) {
   return s("svg", { viewBox: `0 0 ${CARD_W} ${CARD_H}`, class: cls, role: "img", ...extra });
 }
 
+/** What a card prints, in words: its name, type, the points and icons it adds. */
+export function cardLabel(face) {
+  const prints = face.prints || [];
+  const parts = [face.name, typeLabel(face.type)];
+  const pts = [0, 1, 2].filter((i) => prints[i] && face.points && face.points[i] !== null)
+    .map((i) => fmtPoints(face.points[i]));
+  if (pts.length) parts.push(_("Self-Worth {points}", { points: pts.join(" ") }));
+  const icons = [0, 1, 2].filter((i) => prints[3 + i] && face.icons && face.icons[i])
+    .map((i) => iconLabel(face.icons[i]));
+  if (icons.length) parts.push(_("icons: {icons}", { icons: icons.join(", ") }));
+  return parts.join(", ");
+}
+
+/** A card large and in words, every region it prints as text (the zoom). */
+export function cardDetails(face, { note = "" } = {}) {
+  const prints = face.prints || [];
+  const rows = [];
+  const slots = [0, 1, 2].map((i) => {
+    if (!prints[i] || !face.points || face.points[i] === null || face.points[i] === undefined) return "\u2014";
+    return fmtPoints(face.points[i]);
+  });
+  if ([0, 1, 2].some((i) => prints[i])) {
+    rows.push(h("div", { class: "zc-row zc-points" }, h("span", { class: "zc-key" }, _("Self-Worth")), " ",
+      slots.join(" / ")));
+  }
+  const icons = [0, 1, 2].filter((i) => prints[3 + i] && face.icons && face.icons[i]).map((i) => {
+    const name = face.icons[i];
+    if (name === "blank") return h("span", { class: "zc-icon" }, _("blank (hides the icon below)"));
+    const def = ICONS[name];
+    return h("span", { class: `zc-icon icon-${name}` }, def ? `${def.glyph} ` : "", iconLabel(name));
+  });
+  if (icons.length) rows.push(h("div", { class: "zc-row zc-icons" }, h("span", { class: "zc-key" }, _("Icons")), " ", icons));
+  if (face.requires && face.requires.length) {
+    const req = face.requires.map(([icon, n]) => `${n}\u00D7 ${iconLabel(icon)}`).join(", ");
+    rows.push(h("div", { class: "zc-row zc-needs" }, `${_("Needs")}: ${req}`));
+  }
+  if (prints[8]) rows.push(h("div", { class: "zc-row zc-persistent" }, "\u25C6 ", _("persistent effect")));
+  return h("article", { class: `zcard zcard-${face.type}`, "data-card": face.index },
+    h("div", { class: "zc-head" }, h("strong", { class: "zc-name" }, face.name),
+      h("span", { class: "zc-type" }, typeLabel(face.type))),
+    note ? h("div", { class: "zc-note" }, note) : null,
+    rows,
+    face.text ? h("p", { class: "zc-text" }, face.text) : null,
+    face.flavour ? h("p", { class: "zc-flavour" }, face.flavour) : null);
+}
+
 /** A backdrop that makes the transparent parts of a single card visible. */
 function glassBackdrop() {
   return s("g", {},
@@ -183,7 +229,7 @@ function glassBackdrop() {
 /** A card on its own (in a hand, on the discard pile): Events and Stories are
  *  opaque, everything else shows its clear parts over a chequered backdrop. */
 export function cardSVG(face, { title } = {}) {
-  const root = svgRoot(`card card-${face.type}`, { "data-card": face.index });
+  const root = svgRoot(`card card-${face.type}`, { "data-card": face.index, "aria-label": title || cardLabel(face) });
   root.append(s("title", {}, title || `${face.name} (${typeLabel(face.type)})`));
   if (face.type === "event" || face.type === "story") {
     root.append(s("rect", { x: 1, y: 1, width: CARD_W - 2, height: CARD_H - 2, rx: 7,
@@ -210,9 +256,10 @@ export function cardSVG(face, { title } = {}) {
 
 /** A Character's stack: cards bottom to top, drawn squarely on each other.
  *  `upto` (1..n) draws only the lowest `upto` cards, to look through the stack. */
-export function stackSVG(faces, { upto = null, dead = false } = {}) {
+export function stackSVG(faces, { upto = null, dead = false, label = "" } = {}) {
   const n = upto === null ? faces.length : Math.max(1, Math.min(upto, faces.length));
-  const root = svgRoot("stack", { "data-layers": n });
+  const root = svgRoot("stack", { "data-layers": n,
+    "aria-label": label || faces.slice(0, n).map((f) => f.name).join(" \u2192 ") });
   root.append(s("title", {}, faces.slice(0, n).map((f) => f.name).join(" \u2192 ")));
   faces.slice(0, n).forEach((f, i) => root.append(cardLayer(f, { base: i === 0 })));
   if (dead && n === faces.length) {
@@ -226,7 +273,7 @@ export function stackSVG(faces, { upto = null, dead = false } = {}) {
 
 /** The face-down draw pile with its count. */
 export function cardBackSVG(count) {
-  const root = svgRoot("card card-back");
+  const root = svgRoot("card card-back", { "aria-label": ngettext("Draw pile: {n} card", "Draw pile: {n} cards", count) });
   root.append(s("rect", { x: 1, y: 1, width: CARD_W - 2, height: CARD_H - 2, rx: 7, fill: "#2b2530",
     stroke: "#111", "stroke-width": 1.5 }));
   root.append(s("text", { x: CARD_W / 2, y: 80, "text-anchor": "middle", "font-size": 16, fill: "#d8c9a3",

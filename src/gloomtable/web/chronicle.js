@@ -4,7 +4,7 @@
 // it by replaying the table's record (GET /api/tables/<id>/chronicle).
 
 import { h, replace } from "./dom.js";
-import { _ } from "./i18n.js";
+import { _, withSeatNames } from "./i18n.js";
 
 const told = new Map(); // table id -> section element (fetched once)
 
@@ -13,14 +13,14 @@ function signed(n) {
 }
 
 function lineItem(c, line) {
-  if (line.death) return h("li", { class: "death", style: "color: #7b1e1e" }, "\u2620 ", line.text);
+  const text = withSeatNames(line.text, c.seat_names);
+  if (line.death) return h("li", { class: "death" }, "\u2620 ", text);
   const played = line.card !== null && /^player/i.test(line.text);
   return h("li", {},
     played ? [c.seat_names[line.actor] || "?", " ", _("played"), " ",
-      h("b", { class: line.cancelled_by ? "cancelled" : "",
-        style: line.cancelled_by ? "text-decoration: line-through" : null }, line.card)] : line.text,
-    line.cancelled_by ? ` (${_("cancelled by {who}", { who: line.cancelled_by })})` : null,
-    line.narration ? [": ", h("q", { class: "narration", style: "font-style: italic" }, line.narration)] : null);
+      h("b", { class: line.cancelled_by ? "cancelled" : "" }, line.card)] : text,
+    line.cancelled_by ? ` (${_("cancelled by {who}", { who: withSeatNames(line.cancelled_by, c.seat_names) })})` : null,
+    line.narration ? [": ", h("q", { class: "narration" }, withSeatNames(line.narration, c.seat_names))] : null);
 }
 
 function tale(c, t) {

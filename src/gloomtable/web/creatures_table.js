@@ -17,10 +17,27 @@ function colourName(c) {
 }
 
 /** One Creature card: its colour, number, DNA mark and penalty. */
+export function creatureLabel(card) {
+  const parts = [`${colourName(card.colour)} ${card.number}`];
+  if (card.dna) parts.push(_("DNA"));
+  if (card.penalty !== undefined) parts.push(_("penalty {p}", { p: card.penalty }));
+  return parts.join(", ");
+}
+
+/** A Creature large and in words (the zoom). */
+export function creatureDetails(card, note = "") {
+  return h("article", { class: "zcard zcard-creature", "data-card": card.id },
+    h("div", { class: "zc-head" }, h("strong", { class: "zc-name" }, `${colourName(card.colour)} ${card.number}`),
+      h("span", { class: "zc-type" }, _("Creature"))),
+    note ? h("div", { class: "zc-note" }, note) : null,
+    card.dna ? h("p", { class: "zc-text" }, _("DNA: may always be played on a DNA card of the same colour.")) : null,
+    card.penalty !== undefined ? h("p", { class: "zc-text" }, _("penalty {p}", { p: card.penalty })) : null);
+}
+
 export function creatureSVG(card) {
   const fill = COLOURS[card.colour] || "#666";
   const root = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "creature-card", role: "img",
-    "data-colour": card.colour, "data-number": card.number });
+    "data-colour": card.colour, "data-number": card.number, "aria-label": creatureLabel(card) });
   root.append(s("title", {}, `${colourName(card.colour)} ${card.number}`));
   root.append(s("rect", { x: 1, y: 1, width: W - 2, height: H - 2, rx: 7, fill: "#fbf6ea", stroke: fill,
     "stroke-width": 4 }));
@@ -39,7 +56,8 @@ export function creatureSVG(card) {
 
 function machineSVG(m) {
   const fill = COLOURS[m.colour] || "#666";
-  const root = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "machine-card", role: "img" });
+  const root = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "machine-card", role: "img",
+    "aria-label": machineLabel(m) });
   root.append(s("title", {}, `${m.creature}: ${m.machine} (${m.side})`));
   root.append(s("rect", { x: 1, y: 1, width: W - 2, height: H - 2, rx: 7, fill, stroke: "#222",
     "stroke-width": 1.5 }));
@@ -53,9 +71,35 @@ function machineSVG(m) {
   return root;
 }
 
+function machineLabel(m) {
+  return _("{creature}: {machine}, side {side}, top of the pile: {top}", { creature: m.creature,
+    machine: m.machine, side: m.side, top: m.top ? String(m.top) : "\u2013" });
+}
+
+function machineDetails(m) {
+  const trail = m.pile.slice(-8).map((c) => `${colourName(c.colour)} ${c.number}`).join(", ");
+  return h("article", { class: "zcard zcard-machine" },
+    h("div", { class: "zc-head" }, h("strong", { class: "zc-name" }, m.creature),
+      h("span", { class: "zc-type" }, m.machine)),
+    h("p", { class: "zc-text" }, machineLabel(m)),
+    h("p", { class: "zc-text" }, ngettext("{n} card in the pile", "{n} cards in the pile", m.pile.length),
+      trail ? `: ${trail}` : ""));
+}
+
 export class CreaturesBoard {
   constructor(page) {
     this.page = page;
+    this.tops = null; // each Machine's pile length, as last drawn
+    this.lastMachine = null;
+    this.lastStateId = null;
+  }
+
+  letItStand() {
+    return null;
+  }
+
+  escape() {
+    return false;
   }
 
   handCounts(view) {
@@ -78,16 +122,33 @@ export class CreaturesBoard {
 
   render(el, m) {
     const v = m.view;
+    if (m.state_id !== this.lastStateId) {
+      this.lastStateId = m.state_id;
+      const now = v.machines.map((x) => x.pile.length);
+      if (this.tops) {
+        const grew = now.findIndex((n, i) => n === this.tops[i] + 1);
+        if (grew >= 0) this.lastMachine = { index: grew, state: m.state_id };
+      }
+      this.tops = now;
+    }
     const mine = this.page.isMine();
     const flips = new Map(mine ? m.choices.filter((c) => c.kind === "flip").map((c) => [c.index, c]) : []);
     const machines = v.machines.map((mach, i) => {
       const flip = flips.get(i);
-      const attrs = { class: `machine${flip ? " target" : ""}`, "data-colour": mach.colour,
+      const last = this.lastMachine && this.lastMachine.index === i;
+      const cls = ["machine", flip ? "target" : "", last ? "last-play" : "",
+        last && this.lastMachine.state === m.state_id ? "landing" : ""];
+      const attrs = { class: cls.filter(Boolean).join(" "), "data-colour": mach.colour,
         "data-testid": `machine-${mach.colour}` };
-      if (flip) { attrs.onclick = () => this.page.act(flip.action); attrs.role = "button"; attrs.title = flip.text; }
-      return h("div", attrs, machineSVG(mach),
+      return this.page.zoomable(h("div", attrs,
+        h("div", { class: "card-zoom", tabindex: flip ? -1 : 0, "data-focus": `machine-${i}`, role: "group",
+          "aria-label": machineLabel(mach) }, machineSVG(mach)),
         h("div", { class: "pile-info" }, ngettext("{n} card in the pile", "{n} cards in the pile", mach.pile.length)),
-        h("div", { class: "pile-trail" }, mach.pile.slice(-6).map((c) => h("span", {}, String(c.number)))));
+        h("div", { class: "pile-trail" }, mach.pile.slice(-6).map((c) => h("span", {}, String(c.number)))),
+        flip ? h("button", { type: "button", class: "target-hit", "data-action": flip.action,
+          "data-focus": `flip-${i}`, "aria-label": this.page.names(flip.text),
+          onclick: (ev) => { ev.stopPropagation(); this.page.act(flip.action); } }) : null),
+      () => machineDetails(mach));
     });
     const players = Array.from({ length: v.players }, (_x, p) => h("tr", {
       class: `${p === v.current_player ? "deciding" : ""}${p === this.page.seat ? " mine" : ""}`,
@@ -111,8 +172,11 @@ export class CreaturesBoard {
       h("div", { class: "creatures-info" }, info),
       h("div", { class: "machines" }, machines),
       h("table", { class: "scores round-scores", "data-testid": "scores", "data-rounds": v.round_scores.length },
-        h("thead", {}, head), h("tbody", {}, players)),
-      this.handPanel(m));
+        h("thead", {}, head), h("tbody", {}, players)));
+  }
+
+  renderHand(el, m) {
+    replace(el, this.handPanel(m));
   }
 
   handPanel(m) {
@@ -124,9 +188,16 @@ export class CreaturesBoard {
     const cards = v.hand.map((c) => {
       const play = plays.get(c.id);
       const attrs = { class: `hand-card creature${c.playable ? " fits" : ""}${play ? " playable" : ""}`,
-        "data-card": c.id, "data-testid": `hand-card-${c.id}` };
-      if (play) { attrs.onclick = () => this.page.act(play.action); attrs.role = "button"; attrs.title = play.text; }
-      return h("div", attrs, creatureSVG(c));
+        "data-card": c.id, "data-testid": `hand-card-${c.id}`, tabindex: 0, "data-focus": `hand-${c.id}`,
+        role: play ? "button" : "img", "aria-label": play ? this.page.names(play.text) : creatureLabel(c) };
+      if (play) {
+        attrs.onclick = () => this.page.act(play.action);
+        attrs.title = play.text;
+        attrs.onkeydown = (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.act(play.action); }
+        };
+      }
+      return this.page.zoomable(h("div", attrs, creatureSVG(c)), () => creatureDetails(c));
     });
     return h("div", { class: "hand", "data-testid": "hand" },
       h("h2", {}, ngettext("Your hand ({n} card, penalty {p})", "Your hand ({n} cards, penalty {p})",
@@ -137,10 +208,11 @@ export class CreaturesBoard {
 
   prompt(m) {
     const general = m.choices.filter((c) => c.kind !== "play");
-    return [h("h2", {}, this.decisionText(m, true)),
+    return [
       m.choices.some((c) => c.kind === "play") ? h("p", { class: "hint" }, _("Click a marked card to play it.")) : null,
       h("div", { class: "choices general" }, general.map((c) => h("button", { type: "button",
-        class: `choice kind-${c.kind}`, "data-action": c.action, onclick: () => this.page.act(c.action) }, c.text)))];
+        class: `choice kind-${c.kind}`, "data-action": c.action, "data-focus": `choice-${c.action}`,
+        onclick: () => this.page.act(c.action) }, this.page.names(c.text))))];
   }
 
   endSummary(v) {

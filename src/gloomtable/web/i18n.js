@@ -61,3 +61,36 @@ export async function loadCatalog(code) {
   }
   document.documentElement.lang = lang;
 }
+
+// Seat numbers in the server's lines, in each language it writes, and what a seat's
+// name replaces them with (Spanish keeps its preposition: "al jugador 2" -> "a Bea").
+const SEAT_PATTERNS = [
+  [/\b([Pp])layers (\d+) and (\d+)/g, (n, m) => `${n(m[2])} and ${n(m[3])}`],
+  [/\b[Pp]layer (\d+)/g, (n, m) => n(m[1])],
+  [/\b([Ll])os jugadores (\d+) y (\d+)/g, (n, m) => `${n(m[2])} y ${n(m[3])}`],
+  [/\b([Aa])l jugador (\d+)/g, (n, m) => `${m[1]} ${n(m[2])}`],
+  [/\b([Dd])el jugador (\d+)/g, (n, m) => `${m[1]}e ${n(m[2])}`],
+  [/\b(?:[Ee]l )?[Jj]ugador (\d+)/g, (n, m) => n(m[1])],
+  [/(?<![\p{L}])[Ии]гроки (\d+) и (\d+)/gu, (n, m) => `${n(m[1])} и ${n(m[2])}`],
+  [/(?<![\p{L}])[Ии]гро(?:к|ка|ку|ком|ке) (\d+)/gu, (n, m) => n(m[1])],
+];
+
+/** Replace "Player 2" (and its Spanish and Russian forms) in a line by the seat's name. */
+export function withSeatNames(text, names) {
+  if (!text || !names || !names.length) return text;
+  let out = String(text);
+  for (const [re, make] of SEAT_PATTERNS) {
+    out = out.replace(re, (...args) => {
+      const m = args.slice(0, -2);
+      let known = true;
+      const name = (k) => {
+        const s = names[Number(k) - 1];
+        if (!s) known = false;
+        return s || k;
+      };
+      const made = make(name, m);
+      return known ? made : m[0];
+    });
+  }
+  return out;
+}

@@ -3,13 +3,30 @@
 // module (gloom_table.js, creatures_table.js), from the view the server sent.
 
 import { h, replace } from "./dom.js";
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, withSeatNames } from "./i18n.js";
 import { TableSocket } from "./net.js";
 import { GloomBoard } from "./gloom_table.js";
 import { CreaturesBoard } from "./creatures_table.js";
 import { chronicleSection } from "./chronicle.js";
 
 const LOG_SHOWN = 200;
+const AUTO_STAND_MS = 2500;
+/** The automatic "let it stand" answers every response window after this same delay,
+ *  whether or not this seat holds a response, so its timing tells nobody anything. */
+const LONG_PRESS_MS = 450;
+
+function savedFlag(key, fallback) {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? fallback : v === "1";
+  } catch {
+    return fallback;
+  }
+}
+
+function saveFlag(key, on) {
+  try { localStorage.setItem(key, on ? "1" : "0"); } catch { /* private mode */ }
+}
 
 const GAME_TITLES = {
   gloom: () => _("Gloom"),
@@ -49,7 +66,18 @@ export class TablePage {
     this.notice = "";
     this.clock = null;
     this.followed = false;
+    this.autoStand = savedFlag("gloomtable.autostand", true);
+    this.standTimer = null;
+    this.standFor = null; // the state id the automatic answer waits on
+    this.standAt = 0;
+    this.logOpen = savedFlag("gloomtable.log", window.innerWidth > 900);
+    this.zoomPinned = false;
     this.build();
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    document.addEventListener("pointerdown", (ev) => {
+      this.keyboardUsed = false;
+      if (this.zoomPinned && !this.els.zoom.contains(ev.target)) this.hideZoom();
+    });
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (st) => { this.status = st; this.renderStatus(); },
@@ -62,29 +90,176 @@ export class TablePage {
   }
 
   build() {
+    document.body.classList.add("table-mode");
     this.els = {
       title: h("h1", { class: "table-title" }, _("Table")),
       status: h("span", { class: "conn-status", "data-testid": "conn-status" }),
+      banner: h("div", { class: "conn-banner", "data-testid": "conn-banner", role: "alert", hidden: true }),
       turn: h("div", { class: "turn-line", "data-testid": "turn-line", "aria-live": "polite" }),
       timer: h("span", { class: "timer", "data-testid": "timer" }),
       notice: h("div", { class: "notice", role: "status" }),
-      board: h("section", { class: "board", "data-testid": "board" }),
-      prompt: h("section", { class: "prompt", "data-testid": "prompt" }),
+      board: h("section", { class: "board", "data-testid": "board", "aria-label": _("The table") }),
+      hand: h("section", { class: "hand-dock", "data-testid": "hand-dock", "aria-label": _("Your hand") }),
+      prompt: h("div", { class: "prompt", "data-testid": "prompt" }),
+      stand: h("div", { class: "auto-stand" }),
       seats: h("section", { class: "seats", "data-testid": "seats" }),
       end: h("section", { class: "end", "data-testid": "end", hidden: true }),
       log: h("ol", { class: "log", "data-testid": "log" }),
+      side: h("aside", { class: "side-col", id: "side-panel", "data-testid": "side-panel",
+        "aria-label": _("Seats and game log") }),
+      logToggle: h("button", { type: "button", class: "log-toggle", "data-testid": "log-toggle",
+        "aria-controls": "side-panel", onclick: () => this.toggleLog() }, _("Game log")),
+      zoom: h("aside", { class: "zoom", "data-testid": "zoom", hidden: true, "aria-label": _("Card zoom") }),
       narration: h("input", { type: "text", class: "narration", maxlength: 200, "data-testid": "narration",
-        placeholder: _("Tell how it happened (optional)") }),
+        placeholder: _("Tell how it happened (optional)"), "aria-label": _("Narration") }),
     };
     const e = this.els;
+    const standBox = h("input", { type: "checkbox", "data-testid": "auto-stand", checked: this.autoStand,
+      onchange: (ev) => {
+        this.autoStand = ev.target.checked;
+        saveFlag("gloomtable.autostand", this.autoStand);
+        this.planStand();
+      } });
+    e.statusbar = h("section", { class: "statusbar", "data-testid": "statusbar", tabindex: -1,
+      "aria-label": _("Your decision") },
+    h("div", { class: "turn-bar" }, e.turn, e.timer), e.notice, e.prompt,
+    h("div", { class: "statusbar-tools" },
+      h("label", { class: "auto-stand-label" }, standBox, " ", _("Let it stand automatically")), e.stand,
+      h("label", { class: "narration-label" }, e.narration)));
+    e.side.append(e.seats, h("h2", {}, _("Game log")), e.log);
     replace(this.root,
       h("header", { class: "topbar" },
-        h("a", { href: "/", class: "home" }, _("Lobby")), e.title, e.status),
+        h("a", { href: "/", class: "home" }, _("Lobby")), e.title, e.status, e.logToggle),
+      e.banner,
       h("div", { class: "table-page" },
-        h("div", { class: "main-col" }, h("div", { class: "turn-bar" }, e.turn, e.timer), e.notice, e.end,
-          e.board, e.prompt),
-        h("aside", { class: "side-col" }, e.seats,
-          h("h2", {}, _("Game log")), e.log)));
+        h("main", { class: "main-col" }, e.statusbar, e.hand,
+          h("div", { class: "board-scroll", "data-testid": "board-scroll" }, e.end, e.board)),
+        e.side),
+      e.zoom);
+    this.renderLogOpen();
+  }
+
+  toggleLog() {
+    this.logOpen = !this.logOpen;
+    saveFlag("gloomtable.log", this.logOpen);
+    this.renderLogOpen();
+  }
+
+  renderLogOpen() {
+    this.els.side.hidden = !this.logOpen;
+    this.els.logToggle.setAttribute("aria-expanded", this.logOpen ? "true" : "false");
+    document.body.classList.toggle("log-open", this.logOpen);
+  }
+
+  /** Seat numbers in the server's lines ("Player 2", "jugador 2", "игрока 2") become
+   *  the seats' names. */
+  names(text) {
+    const seats = (this.msg && this.msg.seats) || (this.info && this.info.seats) || [];
+    return withSeatNames(text, seats.map((s) => s.name));
+  }
+
+  // --- the zoom -------------------------------------------------------------------
+
+  /** Make `el` zoom: hover, keyboard focus or a long press shows content() large. */
+  zoomable(el, content) {
+    el.classList.add("zoomable");
+    el.addEventListener("mouseenter", () => { if (!this.zoomPinned) this.showZoom(el, content); });
+    el.addEventListener("mouseleave", () => { if (!this.zoomPinned) this.hideZoom(); });
+    el.addEventListener("focusin", () => { if (!this.zoomPinned) this.showZoom(el, content); });
+    el.addEventListener("focusout", () => { if (!this.zoomPinned) this.hideZoom(); });
+    let timer = null;
+    let pressed = false;
+    el.addEventListener("pointerdown", (ev) => {
+      if (ev.pointerType === "mouse") return;
+      pressed = false;
+      clearTimeout(timer);
+      timer = setTimeout(() => { pressed = true; this.showZoom(el, content, true); }, LONG_PRESS_MS);
+    });
+    const cancel = () => clearTimeout(timer);
+    el.addEventListener("pointerup", cancel);
+    el.addEventListener("pointercancel", cancel);
+    el.addEventListener("pointermove", (ev) => { if (Math.abs(ev.movementX) + Math.abs(ev.movementY) > 6) cancel(); });
+    el.addEventListener("contextmenu", (ev) => { if (pressed) ev.preventDefault(); });
+    el.addEventListener("click", (ev) => {
+      if (pressed) { pressed = false; ev.stopPropagation(); ev.preventDefault(); } // the long press was a zoom
+    }, true);
+    return el;
+  }
+
+  showZoom(el, content, pinned = false) {
+    const z = this.els.zoom;
+    replace(z, content(), pinned ? h("button", { type: "button", class: "zoom-close",
+      onclick: () => this.hideZoom() }, _("Close")) : null);
+    z.hidden = false;
+    this.zoomPinned = pinned;
+    const r = el.getBoundingClientRect();
+    z.classList.toggle("left", r.left + r.width / 2 > window.innerWidth / 2);
+    z.classList.toggle("pinned", pinned);
+  }
+
+  hideZoom() {
+    this.zoomPinned = false;
+    this.els.zoom.hidden = true;
+    replace(this.els.zoom);
+  }
+
+  // --- keyboard ---------------------------------------------------------------------
+
+  onKey(ev) {
+    this.keyboardUsed = true;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      if (ev.key === "Escape") ev.target.blur();
+      return;
+    }
+    if (/^[1-9]$/.test(ev.key)) {
+      const buttons = [...this.els.prompt.querySelectorAll("button.choice:not([disabled])")];
+      const b = buttons[Number(ev.key) - 1];
+      if (b) { ev.preventDefault(); b.click(); }
+    } else if (ev.key === "Escape") {
+      if (!this.els.zoom.hidden) { this.hideZoom(); ev.preventDefault(); return; }
+      if (this.board && this.board.escape && this.board.escape()) ev.preventDefault();
+    }
+  }
+
+  // --- let it stand automatically ------------------------------------------------------
+
+  /** Any move of the player's own (picking a card) stops the automatic answer. */
+  holdOn() {
+    clearTimeout(this.standTimer);
+    this.standTimer = null;
+    this.standHeld = this.msg ? this.msg.state_id : null;
+    this.renderStand();
+  }
+
+  planStand() {
+    const m = this.msg;
+    const action = m && this.isMine() && this.board && this.board.letItStand ? this.board.letItStand(m) : null;
+    if (action === null || !this.autoStand || this.standHeld === m.state_id) {
+      clearTimeout(this.standTimer);
+      this.standTimer = null;
+      this.standFor = null;
+      this.renderStand();
+      return;
+    }
+    if (this.standFor === m.state_id && this.standTimer) return;
+    clearTimeout(this.standTimer);
+    this.standFor = m.state_id;
+    this.standAt = Date.now() + AUTO_STAND_MS;
+    this.standTimer = setTimeout(() => {
+      this.standTimer = null;
+      if (this.msg && this.msg.state_id === this.standFor && this.isMine() && !this.pending) this.act(action);
+    }, AUTO_STAND_MS);
+    this.renderStand();
+  }
+
+  renderStand() {
+    const on = !!this.standTimer;
+    this.els.stand.textContent = on
+      ? ngettext("It stands in {n} second unless you respond.", "It stands in {n} seconds unless you respond.",
+        Math.max(1, Math.ceil((this.standAt - Date.now()) / 1000)))
+      : "";
   }
 
   onMessage(m) {
@@ -209,14 +384,32 @@ export class TablePage {
 
   render() {
     if (!this.msg || !this.board) return;
+    const active = document.activeElement;
+    const focusKey = active && active !== document.body && this.root.contains(active)
+      ? active.dataset.focus || "" : null;
+    const lost = active === document.body || (active && !active.isConnected);
     this.renderStatus();
     this.renderTurn();
     this.renderTimer();
     this.board.render(this.els.board, this.msg);
+    this.board.renderHand(this.els.hand, this.msg);
     this.renderPrompt();
     this.renderSeats();
     this.renderLog();
     this.renderEnd();
+    this.planStand();
+    this.els.zoom.hidden = this.els.zoom.hidden || !this.zoomPinned;
+    if (focusKey !== null || (lost && this.keyboardUsed)) this.restoreFocus(focusKey);
+  }
+
+  /** A re-render draws everything anew: keep the keyboard where it was, or bring it
+   *  back to the decision when the element it was on went away. */
+  restoreFocus(key) {
+    const same = key ? this.root.querySelector(`[data-focus="${CSS.escape(key)}"]`) : null;
+    if (same) { same.focus({ preventScroll: false }); return; }
+    if (document.activeElement && document.activeElement !== document.body &&
+        this.root.contains(document.activeElement)) return;
+    this.els.statusbar.focus({ preventScroll: true });
   }
 
   renderStatus() {
@@ -226,6 +419,16 @@ export class TablePage {
     }[this.status] || this.status;
     this.els.status.textContent = text;
     this.els.status.dataset.status = this.status;
+    const down = this.status === "reconnecting" || this.status === "gone" || this.status === "refused";
+    this.els.banner.hidden = !down;
+    this.els.banner.dataset.status = this.status;
+    this.els.banner.textContent = down ? {
+      reconnecting: _("The connection to the table was lost. Reconnecting\u2026"),
+      gone: _("The connection to the table is lost. Reload the page."),
+      refused: _("The server refused this connection."),
+    }[this.status] : "";
+    document.body.classList.toggle("offline", down);
+    if (this.msg) this.renderSeats();
   }
 
   renderTurn() {
@@ -243,6 +446,7 @@ export class TablePage {
   }
 
   renderTimer() {
+    if (this.standTimer) this.renderStand();
     const m = this.msg;
     if (!m || !m.deadline || m.over) { this.els.timer.textContent = ""; return; }
     const left = Math.max(0, Math.round(m.deadline - Date.now() / 1000));
@@ -252,15 +456,14 @@ export class TablePage {
   renderPrompt() {
     const el = this.els.prompt;
     if (!this.msg || !this.board) return;
+    this.els.statusbar.classList.toggle("mine", !!this.isMine());
     if (!this.isMine()) {
       replace(el);
       el.hidden = true;
       return;
     }
     el.hidden = false;
-    const parts = this.board.prompt(this.msg);
-    replace(el, parts,
-      h("label", { class: "narration-label" }, _("Narration"), " ", this.els.narration));
+    replace(el, this.board.prompt(this.msg));
     el.classList.toggle("pending", this.pending);
     for (const b of el.querySelectorAll("button.choice")) b.disabled = this.pending;
   }
@@ -270,11 +473,13 @@ export class TablePage {
     const counts = this.board.handCounts(m.view) || [];
     const rows = (m.seats || []).map((s) => {
       const tags = [];
+      const offline = this.status !== "online";
       if (s.seat === this.seat) tags.push(_("you"));
       if (s.kind === "bot") tags.push(_("bot"));
       else if (s.stand_in) tags.push(_("a bot plays while away"));
       else if (!s.connected) tags.push(_("away"));
-      const cls = ["seat", s.seat === m.deciding ? "deciding" : "", s.connected || s.kind === "bot" ? "" : "away"];
+      const away = !(s.connected || s.kind === "bot");
+      const cls = ["seat", s.seat === m.deciding ? "deciding" : "", away ? "away" : "", offline ? "unknown" : ""];
       return h("li", { class: cls.join(" "), "data-seat": s.seat },
         h("span", { class: "dot" }), h("span", { class: "seat-name" }, s.name),
         tags.length ? h("span", { class: "tags" }, `(${tags.join(", ")})`) : null,
@@ -302,10 +507,10 @@ export class TablePage {
     const shown = this.log.slice(-LOG_SHOWN);
     replace(this.els.log, shown.map((e) => {
       if (e.kind === "narration") {
-        return h("li", { class: "log-entry narration" }, h("q", {}, e.text), " \u2014 ",
+        return h("li", { class: "log-entry narration" }, h("q", {}, this.names(e.text)), " \u2014 ",
           h("span", { class: "by" }, this.seatName(e.player)));
       }
-      return h("li", { class: `log-entry kind-${e.kind}` }, e.text);
+      return h("li", { class: `log-entry kind-${e.kind}` }, this.names(e.text));
     }));
     this.els.log.scrollTop = this.els.log.scrollHeight;
   }
