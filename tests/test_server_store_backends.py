@@ -284,3 +284,17 @@ def test_an_unreachable_database_is_a_clear_error_without_its_password() -> None
     assert "postgresql://ada:***@127.0.0.1:1/test" in str(err.value) and "s3cret" not in str(err.value)
     with pytest.raises(StoreError, match="schema"):
         open_store("postgresql://postgres@127.0.0.1/test?schema=Robert');DROP")
+
+
+def test_a_fresh_token_replaces_the_old_and_a_deleted_table_is_gone(store: Store) -> None:
+    """A Join mints a seat's token (the seat has one at a time); an expired table is
+    deleted whole, on every backend (issue 16)."""
+    store.create_table(row("t1"))
+    store.create_table(row("t2"))
+    play(store, "t1", 3)
+    store.update_seat("t1", 0, token="fresh", claimed=True)
+    got = store.load("t1")
+    assert got is not None and got.seats[0].token == "fresh" and got.seats[0].claimed
+    store.delete_table("t1")
+    assert store.load("t1") is None and "t1" not in store.all_ids()
+    assert store.load("t2") is not None  # only that table

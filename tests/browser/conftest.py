@@ -149,16 +149,18 @@ def play_by_clicks(page: Any, rng: random.Random, decisions: int = MAX_DECISIONS
     return made
 
 
-def create_in_lobby(page: Any, base: str, game: str, seats: int, bots: int, *, seed: int,
+def create_in_lobby(page: Any, base: str, game: str, seats: int, bots: int, *, seed: int | None,
                     extra: dict[str, str] | None = None) -> None:
-    """Fill the lobby form and create the table; seat 0 .. seats-bots-1 are people."""
+    """Fill the lobby form and create the table; seat 0 .. seats-bots-1 are people.
+    ``seed``: a fixed deal (the test server allows them), or None for a random one."""
     page.goto(base + "/")
     page.select_option("[data-testid=game]", game)
     page.select_option("[data-testid=players]", str(seats))
     for i in range(seats):
         page.select_option(f"[data-testid=seat-kind-{i}]", "bot" if i >= seats - bots else "person")
     page.fill("[data-testid=bot-delay]", "20")
-    page.fill("[data-testid=seed]", str(seed))
+    if seed is not None:
+        page.fill("[data-testid=seed]", str(seed))
     for sel, value in (extra or {}).items():
         page.select_option(sel, value)
     page.click("[data-testid=create]")

@@ -93,7 +93,9 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
 def test_join_an_open_table_from_the_lobby(server: ServerProcess, context: Any, browser: Any) -> None:
     page = context.new_page()
     errors = PageErrors(page)
-    create_in_lobby(page, server.url, "gloom", seats=3, bots=1, seed=9)
+    # seat 0 is open (anyone may Join it); a fixed deal is never listed, so the deal is random
+    create_in_lobby(page, server.url, "gloom", seats=3, bots=1, seed=None,
+                    extra={"[data-testid=seat-kind-0]": "open"})
     other = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         guest = other.new_page()

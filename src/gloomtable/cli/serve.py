@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
-from gloomtable.server.run import DEFAULT_DB
+from gloomtable.server.lobby import LobbySettings
+from gloomtable.server.store import default_db
+
+_D = LobbySettings()
 
 
 def serve(
@@ -15,9 +18,29 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str, typer.Option(
         help="SQLite file where tables are kept, or postgresql://USER@HOST/DB to share tables "
-             "between several server processes (docs/deploy.md).")] = DEFAULT_DB,
+             "between several server processes (docs/deploy.md) [default: $GLOOMTABLE_DB, else "
+             "$XDG_DATA_HOME/gloomtable/tables.db, else ~/.local/share/gloomtable/tables.db].",
+        show_default=False)] = "",
+    allow_fixed_deals: Annotated[bool, typer.Option(
+        help="Accept a table's seed (a deal its creator chose); such tables say so and are never listed.")
+    ] = False,
+    max_open_tables: Annotated[int, typer.Option(min=1, help="Unfinished tables kept at once.")
+                               ] = _D.max_open_tables,
+    idle_table_expiry: Annotated[float, typer.Option(
+        min=0, help="Seconds before an unfinished table nobody took a seat at or watched is deleted.")
+    ] = _D.idle_expiry,
+    abandoned_table_expiry: Annotated[float, typer.Option(
+        min=0, help="Seconds before an unfinished table with no page open and no move is deleted.")
+    ] = _D.abandoned_expiry,
+    bot_workers: Annotated[int, typer.Option(min=1, help="Threads for bot searches.")] = _D.bot_workers,
+    bot_only_min_delay_ms: Annotated[int, typer.Option(
+        min=0, help="Least pause before each move at a table where only bots sit.")
+    ] = _D.bot_only_min_delay_ms,
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""
     from gloomtable.server.run import serve as run
 
-    run(host=host, port=port, db=db, announce=typer.echo)
+    lobby = LobbySettings(allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
+                          idle_expiry=idle_table_expiry, abandoned_expiry=abandoned_table_expiry,
+                          bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms)
+    run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby)

@@ -40,6 +40,8 @@ class Line:
     narration: str | None = None
     cancelled_by: str | None = None
     death: bool = False
+    stand_in: bool = False
+    """A bot made this play for the absent ``actor`` (a stand-in): it is credited as such."""
 
 
 @dataclass
@@ -76,6 +78,10 @@ class Chronicle:
             return "someone"
         return self.seat_names[p] if 0 <= p < len(self.seat_names) else f"Player {p + 1}"
 
+    def credit(self, line: Line) -> str:
+        """Who made a play: the seat, or the bot that stood in for them."""
+        return f"{self.who(line.actor)}'s stand-in bot" if line.stand_in else self.who(line.actor)
+
     def tales_of(self, player: int) -> list[Tale]:
         return [t for t in self.tales if t.player == player]
 
@@ -98,8 +104,10 @@ def _narrator() -> Any:
 
 
 def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: bool = False,
-                    seat_names: list[str] | None = None) -> Chronicle:
-    """Replay ``record`` and gather every Character's tale in order."""
+                    seat_names: list[str] | None = None, stand_ins: frozenset[int] = frozenset()
+                    ) -> Chronicle:
+    """Replay ``record`` and gather every Character's tale in order. ``stand_ins``: the
+    indices of actions a bot made for an absent person (credited to the stand-in)."""
     game = make_game(record.game, record.config)
     deck = getattr(game, "deck", None)
     if deck is None:
@@ -134,14 +142,14 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
         for ev in events:
             name = cards[ev.card].name if ev.card is not None and 0 <= ev.card < len(cards) else None
             if ev.kind == "play":
-                line = Line(i, ev.text, ev.player, name, said)
+                line = Line(i, ev.text, ev.player, name, said, stand_in=i in stand_ins)
                 by_card[ev.card if ev.card is not None else -1] = line
                 if ev.target is not None:
                     tale(ev.target, chars.get(ev.target)).lines.append(line)
                 else:
                     table.append(line)
             elif ev.kind == "response":
-                line = Line(i, ev.text, ev.player, name, said)
+                line = Line(i, ev.text, ev.player, name, said, stand_in=i in stand_ins)
                 table.append(line)
                 hit = by_card.get(ev.target if ev.target is not None else -2)
                 if hit is not None:
@@ -212,7 +220,7 @@ def _line_md(c: Chronicle, line: Line) -> str:
     if line.death:
         out = f"☠ {md(line.text)}"
     elif line.card is not None and line.text.startswith(("Player", "player")):
-        out = f"{md(c.who(line.actor))} played **{md(line.card)}**"
+        out = f"{md(c.credit(line))} played **{md(line.card)}**"
     else:
         out = md(line.text)
     if line.cancelled_by:
@@ -288,7 +296,7 @@ def _line_html(c: Chronicle, line: Line) -> str:
         body = f'<span class="death">☠ {escape(line.text)}</span>'
     elif line.card is not None and line.text.startswith(("Player", "player")):
         cls = ' class="cancelled"' if line.cancelled_by else ""
-        body = f"{escape(c.who(line.actor))} played <b{cls}>{escape(line.card)}</b>"
+        body = f"{escape(c.credit(line))} played <b{cls}>{escape(line.card)}</b>"
     else:
         body = escape(line.text)
     if line.cancelled_by:

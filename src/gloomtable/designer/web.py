@@ -16,7 +16,7 @@ MAX_DECK_BYTES = 512 * 1024
 """The largest deck file the gallery accepts over HTTP (the classic set is ~40 KB)."""
 
 
-def _table_record(request: Request, table_id: str) -> tuple[Any, Any]:
+def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[int]]:
     from gloomtable.engine.record import GameRecord
 
     table = request.app.state.lobby.get(table_id)  # ServerError 404 if unknown
@@ -26,7 +26,9 @@ def _table_record(request: Request, table_id: str) -> tuple[Any, Any]:
     if not table.state.is_over():
         raise ServerError("not_over", "the chronicle is told once the game is over", 409)
     names = [seat.row.name for seat in table.seats]
-    return GameRecord(row.game, row.config, row.seed, list(row.actions), dict(row.narration)), names
+    stand_ins = frozenset(i for i, (_, actor) in enumerate(row.actors) if actor in ("stand_in", "timeout"))
+    record = GameRecord(row.game, row.config, row.seed, list(row.actions), dict(row.narration))
+    return record, names, stand_ins
 
 
 def add_designer_routes(app: FastAPI) -> None:
@@ -75,15 +77,15 @@ def add_designer_routes(app: FastAPI) -> None:
     async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
         from gloomtable.designer.chronicle import build_chronicle
 
-        record, names = _table_record(request, table_id)
-        return build_chronicle(record, seat_names=names).to_dict()
+        record, names, stand_ins = _table_record(request, table_id)
+        return build_chronicle(record, seat_names=names, stand_ins=stand_ins).to_dict()
 
     @app.get("/api/tables/{table_id}/chronicle.md")
     async def chronicle_md(table_id: str, request: Request) -> Response:
         from gloomtable.designer.chronicle import build_chronicle, chronicle_markdown
 
-        record, names = _table_record(request, table_id)
-        text = chronicle_markdown(build_chronicle(record, seat_names=names))
+        record, names, stand_ins = _table_record(request, table_id)
+        text = chronicle_markdown(build_chronicle(record, seat_names=names, stand_ins=stand_ins))
         return Response(text, media_type="text/markdown; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
 
@@ -91,5 +93,5 @@ def add_designer_routes(app: FastAPI) -> None:
     async def chronicle_page(table_id: str, request: Request) -> HTMLResponse:
         from gloomtable.designer.chronicle import build_chronicle, chronicle_html
 
-        record, names = _table_record(request, table_id)
-        return HTMLResponse(chronicle_html(build_chronicle(record, seat_names=names)))
+        record, names, stand_ins = _table_record(request, table_id)
+        return HTMLResponse(chronicle_html(build_chronicle(record, seat_names=names, stand_ins=stand_ins)))

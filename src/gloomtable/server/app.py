@@ -26,7 +26,7 @@ from gloomtable.engine import ConfigError
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
-from gloomtable.server.lobby import Lobby
+from gloomtable.server.lobby import Lobby, LobbySettings
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.store import open_store, shown
 from gloomtable.server.table import Conn, LiveTable
@@ -47,16 +47,17 @@ MAX_CONNECTIONS = 256
 """Pages one table serves at once; seats always get in, spectators beyond this do not."""
 
 
-def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
+def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySettings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(db_path)
-        lobby = Lobby(store)
+        lobby = Lobby(store, lobby_settings)
         resumed = lobby.resume_all()
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
         app.state.lobby = lobby
         for table in lobby.tables.values():
             table.schedule()
+        lobby.start()
         try:
             yield
         finally:
@@ -114,12 +115,12 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
     # --- lobby API ---------------------------------------------------------------------
 
     @app.get("/api/games")
-    async def api_games() -> dict[str, Any]:
-        return games_info()
+    async def api_games(request: Request) -> dict[str, Any]:
+        return {**games_info(), "fixed_deals": lobby_of(request).settings.allow_fixed_deals}
 
     @app.get("/api/tables")
-    async def api_tables(request: Request) -> dict[str, Any]:
-        return {"tables": lobby_of(request).listing()}
+    async def api_tables(request: Request, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        return lobby_of(request).listing(offset, limit)
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
@@ -128,7 +129,7 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
             spec = parse_table_spec(await body_of(request))
         except ConfigError as exc:
             raise ServerError("bad_table", str(exc)) from None
-        table, host = lobby.create(spec)
+        table, host = await lobby.create(spec)
         return JSONResponse(lobby.created_answer(table, host), status_code=201)
 
     @app.get("/api/tables/{table_id}")
@@ -156,7 +157,7 @@ def create_app(db_path: str | Path = "gloomtable.db") -> FastAPI:
         token = body.get("token")
         if not isinstance(token, str):
             raise ServerError("bad_token", "a seat token is needed", 403)
-        table = lobby_of(request).again(table_id, token)
+        table = await lobby_of(request).again(table_id, token)
         return {"id": table.id, "link": f"/table/{table.id}"}
 
     @app.get("/api/rules/{game}")

@@ -33,6 +33,12 @@ _FORMS: dict[str, dict[str, Any]] = {
 }
 
 
+def seat_range(name: str) -> tuple[int, int] | None:
+    """The fewest and most seats the lobby offers for ``name`` (None: a game it does not know)."""
+    form = _FORMS.get(name)
+    return None if form is None else (form["players"][0], form["players"][1])
+
+
 def _available(name: str, players: int) -> bool:
     try:
         make_game(name, {"players": players})

@@ -1,23 +1,89 @@
 """The lobby: creating tables, listing the open ones, joining, playing again,
-and bringing every unfinished table back when the server starts."""
+bringing every unfinished table back when the server starts, and letting go
+of tables nobody needs in memory (docs/security.md, "Tables and seats")."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
 import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from gloomtable.engine import GloomtableError
+from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.server.errors import ServerError
+from gloomtable.server.games import seat_range
 from gloomtable.server.options import TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
-from gloomtable.server.table import LiveTable
+from gloomtable.server.table import BotPolicy, LiveTable, same_token
 
 log = logging.getLogger("gloomtable.server")
 
 MAX_OPEN_TABLES = 2000
 """Unfinished tables one server keeps live; creating more is refused with server_busy."""
+
+
+@dataclass(frozen=True)
+class LobbySettings:
+    """The lobby's limits; each is a ``gloom serve`` flag (docs/security.md)."""
+
+    allow_fixed_deals: bool = False
+    """Accept a table's ``seed`` (a deal chosen by its creator): tests and replays among friends."""
+    max_open_tables: int = MAX_OPEN_TABLES
+    idle_expiry: float = 900.0
+    """Seconds an unfinished table may stay with no seat ever taken and no page open before it is deleted."""
+    abandoned_expiry: float = 86400.0
+    """Seconds an unfinished table may stay with no page open and no move before it is
+    deleted, even if seats were taken: one client cannot hold the table limit for good."""
+    finished_keep: float = 60.0
+    """Seconds a finished table stays in memory after its last page leaves
+    (then it is read from the store on demand)."""
+    sweep_every: float = 15.0
+    """How often the lobby looks for tables to let go of."""
+    build_timeout: float = 5.0
+    """Seconds building a new game may take before the creation is refused."""
+    build_workers: int = 2
+    """Threads that build new games (off the event loop)."""
+    listing_max: int = 50
+    """Tables one page of the lobby listing holds at most (the default page is 20)."""
+    bot_workers: int = 1
+    """Threads that run bot searches, apart from everything a person waits for."""
+    bot_only_min_delay_ms: int = 250
+    """The least pause before each move of a table where only bots sit."""
+
+
+def add_lobby_args(parser: argparse.ArgumentParser) -> None:
+    """The lobby's limits as server flags (docs/security.md lists them)."""
+    d = LobbySettings()
+    parser.add_argument("--allow-fixed-deals", action="store_true",
+                        help="accept a table's seed (a deal its creator chose); such tables say so "
+                             "and are never listed")
+    parser.add_argument("--max-open-tables", type=int, default=d.max_open_tables, metavar="N")
+    parser.add_argument("--idle-table-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
+                        help="delete an unfinished table nobody has taken a seat at or watched after this")
+    parser.add_argument("--abandoned-table-expiry", type=float, default=d.abandoned_expiry, metavar="SECONDS",
+                        help="delete an unfinished table with no page open and no move after this")
+    parser.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
+                        help="threads for bot searches")
+    parser.add_argument("--bot-only-min-delay-ms", type=int, default=d.bot_only_min_delay_ms, metavar="MS",
+                        help="least pause before each move at a table where only bots sit")
+
+
+def lobby_settings(args: argparse.Namespace) -> LobbySettings:
+    """:class:`LobbySettings` from the flags of :func:`add_lobby_args`, each checked."""
+    for name in ("max_open_tables", "bot_workers"):
+        if getattr(args, name) < 1:
+            raise SystemExit(f"error: --{name.replace('_', '-')} must be at least 1")
+    for name in ("idle_table_expiry", "abandoned_table_expiry", "bot_only_min_delay_ms"):
+        if not getattr(args, name) >= 0:
+            raise SystemExit(f"error: --{name.replace('_', '-')} must not be negative")
+    return LobbySettings(allow_fixed_deals=args.allow_fixed_deals, max_open_tables=args.max_open_tables,
+                         idle_expiry=args.idle_table_expiry, abandoned_expiry=args.abandoned_table_expiry,
+                         bot_workers=args.bot_workers, bot_only_min_delay_ms=args.bot_only_min_delay_ms)
 
 
 def new_token() -> str:
@@ -32,8 +98,9 @@ def invite_path(table_id: str, token: str | None = None) -> str:
 
 
 def check_sets(config: dict[str, Any]) -> None:
-    """Card sets by shipped name only: a deck path from a remote client would make
-    the server read any file on its disk."""
+    """Card sets by shipped name only, each once: a deck path from a remote client
+    would make the server read any file on its disk, and a long list of the same
+    set would make it build a huge deck."""
     if "sets" not in config:
         return
     from gloomtable.games.gloom.deck import SHIPPED_SETS
@@ -45,14 +112,30 @@ def check_sets(config: dict[str, Any]) -> None:
     if unknown:
         raise ServerError("bad_table", f"unknown card set {unknown[0][:60]!r}; "
                           f"sets: {', '.join(SHIPPED_SETS)}")
+    if len(set(sets)) != len(sets):
+        raise ServerError("bad_table", "sets names a set twice; each set may be named once")
+
+
+def _build(game_name: str, config: dict[str, Any], seed: int) -> tuple[Game, State]:
+    game = make_game(game_name, config)
+    return game, game.new_initial_state(seed)
 
 
 class Lobby:
-    """Every table the server knows, live in memory, stored in :class:`Store`."""
+    """Every table the server knows: the live ones in memory, all of them in :class:`Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, settings: LobbySettings | None = None) -> None:
         self.store = store
+        self.settings = settings or LobbySettings()
         self.tables: dict[str, LiveTable] = {}
+        self._builders = ThreadPoolExecutor(self.settings.build_workers, thread_name_prefix="gloom-build")
+        self.bots = BotPolicy(ThreadPoolExecutor(self.settings.bot_workers, thread_name_prefix="gloom-bot"),
+                              self.settings.bot_only_min_delay_ms)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Begin letting go of expired and finished tables (needs the running loop)."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its record; returns how many."""
@@ -69,11 +152,12 @@ class Lobby:
         row = self.store.load(tid)
         if row is None:
             return None
-        table = LiveTable.open(row, self.store)
+        table = LiveTable.open(row, self.store, bots=self.bots)
         self.tables[tid] = table
         return table
 
     def get(self, tid: str) -> LiveTable:
+        """A table by id, read back from the store if it is not in memory."""
         if not isinstance(tid, str) or not 1 <= len(tid) <= 64:
             raise ServerError("not_found", "no table has that id", 404)
         table = self.tables.get(tid) or self._open(tid)
@@ -81,86 +165,169 @@ class Lobby:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         return table
 
-    def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None) -> tuple[LiveTable, str]:
-        if sum(1 for t in self.tables.values() if not t.over) >= MAX_OPEN_TABLES:
-            raise ServerError("server_busy", f"{MAX_OPEN_TABLES} games are already being played here; "
+    async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,
+                     open_claimed: list[bool] | None = None) -> tuple[LiveTable, str]:
+        s = self.settings
+        if sum(1 for t in self.tables.values() if not t.over) >= s.max_open_tables:
+            raise ServerError("server_busy", f"{s.max_open_tables} games are already being played here; "
                               "try again when one ends", 503)
+        fixed = spec.seed is not None
+        if fixed and not s.allow_fixed_deals:
+            raise ServerError("bad_table", "this server deals every table at random; a fixed deal (seed) "
+                              "is accepted only by a server started with --allow-fixed-deals")
+        listed = spec.listed and not fixed
+        if any(x.kind == "open" for x in spec.seats) and not listed:
+            raise ServerError("bad_table", "open seats are taken from the lobby's listing; "
+                              "an unlisted table (or a fixed deal) gives its seats by invite links only")
+        span = seat_range(spec.game)
+        if span is not None and not span[0] <= len(spec.seats) <= span[1]:
+            raise ServerError("bad_table", f"{spec.game} seats {span[0]} to {span[1]} players, "
+                              f"not {len(spec.seats)}")
         config = dict(spec.config)
         config["players"] = len(spec.seats)
         check_sets(config)
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
         try:
-            game = make_game(spec.game, config)
+            game, state = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                self._builders, _build, spec.game, config, seed), s.build_timeout)
         except (GloomtableError, ValueError) as exc:  # ConfigError, DeckError, ...
             raise ServerError("bad_table", str(exc).split("\n")[0]) from None
+        except TimeoutError:
+            raise ServerError("server_busy", f"building the game took over {s.build_timeout:g} s; "
+                              "try again later", 503) from None
         tid = secrets.token_urlsafe(8)
         seats = []
-        for i, s in enumerate(spec.seats):
-            name = clean_name(s.name) or (f"Player {i + 1}" if s.kind == "person"
-                                          else f"Bot {i + 1} ({s.level})")
-            token = seat_tokens[i] if seat_tokens else new_token()
-            seats.append(SeatRow(i, s.kind, s.level, name, token if s.kind == "person" else "",
-                                 claimed=False))
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
-        row = TableRow(tid, spec.game, game.config_dict(), seed, table_options(spec), spec.listed,
-                       new_token(), seats)
+        for i, x in enumerate(spec.seats):
+            default = f"Bot {i + 1} ({x.level})" if x.kind == "bot" else f"Player {i + 1}"
+            name = clean_name(x.name) or default
+            if x.kind == "bot":
+                token = ""
+            elif seat_tokens:
+                token = seat_tokens[i]
+            else:
+                token = "" if x.kind == "open" else new_token()  # an open seat's token is minted by Join
+            claimed = bool(open_claimed and open_claimed[i])
+            seats.append(SeatRow(i, "bot" if x.kind == "bot" else "person", x.level, name, token,
+                                 claimed=claimed))
+        options = table_options(spec)
+        options["open_seats"] = [i for i, x in enumerate(spec.seats) if x.kind == "open"]
+        if fixed:
+            options["fixed_deal"] = True
+        row = TableRow(tid, spec.game, game.config_dict(), seed, options, listed, new_token(), seats)
         self.store.create_table(row)
-        table = LiveTable.open(row, self.store)
+        table = LiveTable(row, self.store, game, state, bots=self.bots)
+        table.start_decision()
         self.tables[tid] = table
         table.schedule()  # a bot or a timer may hold the first decision
         return table, row.host_token
 
     def created_answer(self, table: LiveTable, host_token: str) -> dict[str, Any]:
-        """The one answer that carries every person's token: to the table's creator."""
+        """The one answer that carries the invited people's tokens: to the table's creator."""
         return {**table.summary(), "host_token": host_token, "spectate": invite_path(table.id),
                 "invites": [{"seat": s.index, "name": s.row.name, "token": s.row.token,
                              "link": invite_path(table.id, s.row.token)}
-                            for s in table.seats if s.row.kind == "person"]}
+                            for s in table.seats
+                            if s.row.kind == "person" and not table.is_open_seat(s.index)]}
 
-    def listing(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if t.row.listed and not t.over]
+    def listing(self, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        """One page of the listed, unfinished tables, each in a few fields."""
+        limit = max(1, min(limit, self.settings.listing_max))
+        offset = max(0, offset)
+        shown = [t for t in self.tables.values() if t.row.listed and not t.over and not t.broken]
+        return {"tables": [t.listing_entry() for t in shown[offset:offset + limit]],
+                "total": len(shown), "offset": offset, "limit": limit}
 
     def join(self, tid: str, name: str) -> dict[str, Any]:
-        """Take the first unclaimed person seat of a listed table."""
+        """Take the first open seat of a listed table; a fresh token is minted for it."""
         table = self.get(tid)
+        if not table.row.listed:
+            raise ServerError("no_open_seat", "this table is not listed: its seats are given by "
+                              "invite links only", 403)
         if table.over:
             raise ServerError("game_over", "that game is over", 409)
         for seat in table.seats:
-            if seat.row.kind == "person" and not seat.row.claimed:
+            if table.is_open_seat(seat.index) and not seat.row.claimed:
                 seat.row.claimed = True
+                seat.row.token = new_token()
                 name = clean_name(name)
                 if name:
                     seat.row.name = name
-                table.store.update_seat(tid, seat.index, name=seat.row.name, claimed=True)
+                table.store.update_seat(tid, seat.index, name=seat.row.name, claimed=True,
+                                        token=seat.row.token)
+                table.touch()
                 table.broadcast_seats()
                 return {"seat": seat.index, "token": seat.row.token,
                         "link": invite_path(tid, seat.row.token)}
-        raise ServerError("no_open_seat", "every seat of that table is taken", 409)
+        raise ServerError("no_open_seat", "every open seat of that table is taken", 409)
 
-    def again(self, tid: str, token: str) -> LiveTable:
+    async def again(self, tid: str, token: str) -> LiveTable:
         """Play again with the same seats: same people (same tokens), same bots,
         same options, a new shuffle. Every page of the old table follows."""
         old = self.get(tid)
-        if old.seat_for_token(token) is None and token != old.row.host_token:
+        if old.seat_for_token(token) is None and not same_token(old.row.host_token, token):
             raise ServerError("bad_token", "only a seat of this table can start the next game", 403)
         if not old.over:
             raise ServerError("not_over", "finish this game first", 409)
         if old.row.next_table:
             return self.get(old.row.next_table)
         config = {k: v for k, v in old.row.config.items() if k != "players"}
+        options = {k: v for k, v in old.options.items() if k not in ("open_seats", "fixed_deal")}
         spec = TableSpec(game=old.row.game, config=config, listed=old.row.listed,
-                         seats=[{"kind": s.row.kind, "level": s.row.level, "name": s.row.name}
-                                for s in old.seats],
-                         **{k: v for k, v in old.options.items()})
-        table, _ = self.create(spec, seat_tokens=[s.row.token for s in old.seats])
-        for s_old, s_new in zip(old.seats, table.seats, strict=True):
-            s_new.row.claimed = s_old.row.claimed
-            if s_old.row.claimed:
-                self.store.update_seat(table.id, s_new.index, claimed=True)
+                         seats=[{"kind": "open" if old.is_open_seat(s.index) else s.row.kind,
+                                 "level": s.row.level, "name": s.row.name} for s in old.seats],
+                         **options)
+        table, _ = await self.create(spec, seat_tokens=[s.row.token for s in old.seats],
+                                     open_claimed=[s.row.claimed for s in old.seats])
         old.row.next_table = table.id
         self.store.set_next_table(old.id, table.id)
         old.broadcast()
         return table
 
+    # --- letting go ----------------------------------------------------------------------
+
+    def sweep(self, now: float | None = None) -> tuple[int, int]:
+        """Delete unfinished tables nobody took a seat at or watched for ``idle_expiry``
+        (or with no page and no move for ``abandoned_expiry``);
+        drop finished (or broken) tables with no page open for ``finished_keep`` from
+        memory (the store keeps them). Returns (expired, dropped)."""
+        now = time.monotonic() if now is None else now
+        s = self.settings
+        expired = dropped = 0
+        for tid, t in list(self.tables.items()):
+            if t.conns:
+                continue
+            idle = now - t.last_seen
+            if t.over or t.broken:
+                if idle >= s.finished_keep:
+                    t.close()
+                    del self.tables[tid]
+                    dropped += 1
+            elif idle >= s.abandoned_expiry or (
+                    idle >= s.idle_expiry
+                    and not any(x.row.claimed for x in t.seats if x.row.kind == "person")):
+                t.close()
+                del self.tables[tid]
+                self.store.delete_table(tid)
+                expired += 1
+        if expired or dropped:
+            log.info("expired %d unfinished table(s) nobody joined; %d finished table(s) left memory",
+                     expired, dropped)
+        return expired, dropped
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                self.sweep()
+            except Exception:  # the sweeper must outlive one bad table
+                log.exception("the lobby's sweep failed")
+
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for t in self.tables.values():
             t.close()
+        self._builders.shutdown(wait=False, cancel_futures=True)
+        if self.bots.pool is not None:
+            self.bots.pool.shutdown(wait=False, cancel_futures=True)

@@ -7,6 +7,7 @@ itself, so a new game option needs no change here.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -15,6 +16,16 @@ from gloomtable.bots.base import LEVELS
 from gloomtable.engine import ConfigError
 
 NAME_MAX = 40
+CONFIG_KEYS_MAX = 16
+"""Game options one table may name (every game has fewer)."""
+CONFIG_KEY_MAX = 32
+"""Characters in one option's name."""
+CONFIG_TEXT_MAX = 64
+"""Characters in one text option (an edition, a set name, ...)."""
+CONFIG_LIST_MAX = 16
+"""Items in one list option (``sets``: each shipped set at most once)."""
+CONFIG_NUMBER_MAX = 1_000_000
+"""The largest number an option may hold (the games bound their own options tighter)."""
 
 
 def clean_name(text: str, limit: int = NAME_MAX) -> str:
@@ -27,7 +38,10 @@ def clean_name(text: str, limit: int = NAME_MAX) -> str:
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["person", "bot"] = "person"
+    kind: Literal["person", "open", "bot"] = "person"
+    """``person``: a seat given out by its invite link, reserved from creation;
+    ``open``: a seat anyone may take with the lobby's Join (listed tables only);
+    ``bot``: the server plays it."""
     level: str = "random"
     """The bot's level; for a person, the level of the bot that stands in for them."""
     name: str = Field("", max_length=200)
@@ -61,7 +75,55 @@ class TableSpec(BaseModel):
     """A bot plays for a person whose page has been gone for ``absent_after`` seconds."""
     absent_after: float = Field(20.0, ge=0.0, le=3600.0)
     seed: int | None = Field(None, ge=0, le=2**62)
-    """Fixes the shuffle (tests, replays of a known deal); random when omitted."""
+    """Fixes the shuffle (tests, replays of a known deal); random when omitted.
+    Accepted only by a server started with ``--allow-fixed-deals``; such a table
+    says "fixed deal" to everyone and is never listed."""
+
+    @field_validator("config")
+    @classmethod
+    def _bounded_config(cls, v: dict[str, Any]) -> dict[str, Any]:
+        check_config_shape(v)
+        return v
+
+
+def _bounded_value(key: str, value: Any) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > CONFIG_NUMBER_MAX:
+            raise ValueError(f"option {key!r} must be within ±{CONFIG_NUMBER_MAX}")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > CONFIG_NUMBER_MAX:
+            raise ValueError(f"option {key!r} must be a finite number within ±{CONFIG_NUMBER_MAX}")
+        return
+    if isinstance(value, str):
+        if len(value) > CONFIG_TEXT_MAX:
+            raise ValueError(f"option {key!r} has more than {CONFIG_TEXT_MAX} characters")
+        return
+    if isinstance(value, list):
+        if len(value) > CONFIG_LIST_MAX:
+            raise ValueError(f"option {key!r} lists more than {CONFIG_LIST_MAX} items")
+        for item in value:
+            if not isinstance(item, str) or len(item) > CONFIG_TEXT_MAX:
+                raise ValueError(f"option {key!r} must list texts of at most {CONFIG_TEXT_MAX} characters")
+        if len(set(value)) != len(value):
+            raise ValueError(f"option {key!r} names an item twice")
+        return
+    raise ValueError(f"option {key!r} must be a number, a text, a yes/no or a list of texts")
+
+
+def check_config_shape(config: dict[str, Any]) -> None:
+    """Game options are small and flat, whatever the game: a bounded number of
+    keys, each a bounded scalar or a short list of distinct short texts. The
+    game then checks their meaning (``make_game``); this keeps an attacker's
+    body from making that check, or the game it builds, expensive."""
+    if len(config) > CONFIG_KEYS_MAX:
+        raise ValueError(f"at most {CONFIG_KEYS_MAX} game options")
+    for key, value in config.items():
+        if len(key) > CONFIG_KEY_MAX:
+            raise ValueError(f"an option name has more than {CONFIG_KEY_MAX} characters")
+        _bounded_value(key, value)
 
 
 def parse_table_spec(data: Any) -> TableSpec:

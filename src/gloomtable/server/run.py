@@ -9,13 +9,20 @@ import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-DEFAULT_DB = "gloomtable.db"
+from gloomtable.server.store import default_db
+
+if TYPE_CHECKING:
+    from gloomtable.server.lobby import LobbySettings
+
+DEFAULT_DB = str(default_db())
 MAX_REQUEST_LINE = 65536
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
-          announce: Callable[[str], None] = print, log_level: str = "warning") -> None:
+          announce: Callable[[str], None] = print, log_level: str = "warning",
+          lobby: LobbySettings | None = None) -> None:
     """Run the server until interrupted, after printing the address to open."""
     # A websocket upgrade whose request line is longer than the websockets library's
     # limit (8 KiB) is dropped without an answer; allow what uvicorn itself accepts.
@@ -36,7 +43,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(db)
+    app = create_app(db, lobby)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(f"gloomtable is serving at http://{shown}:{port}/  "
              f"(tables stored in {shown_db(db)}; Ctrl+C stops)")
@@ -51,7 +58,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--db", default=DEFAULT_DB,
                         help="SQLite file for the tables, or a postgresql://USER@HOST/DB URL")
+    from gloomtable.server.lobby import add_lobby_args, lobby_settings
+
+    add_lobby_args(parser)
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
-    serve(args.host, args.port, args.db)
+    serve(args.host, args.port, args.db, lobby=lobby_settings(args))

@@ -14,6 +14,7 @@ Both create and upgrade the same schema with the versioned migrations of
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -106,7 +107,13 @@ class Store(Protocol):
         """The turn-timer deadline of the decision at state ``idx``."""
 
     def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
-                    claimed: bool | None = None) -> None: ...
+                    claimed: bool | None = None, token: str | None = None) -> None:
+        """Rename, mark taken, or give the seat a fresh token (a Join mints one:
+        a seat has one token at a time)."""
+
+    def delete_table(self, table_id: str) -> None:
+        """Forget a table whole: its seats, actions and lease (an unfinished table
+        that expired with nobody at it)."""
 
     def set_next_table(self, table_id: str, next_id: str) -> None: ...
 
@@ -148,6 +155,17 @@ def is_postgres(db: str | Path) -> bool:
 def shown(db: str | Path) -> str:
     """The database's name fit for a log line or an error: a URL loses its password."""
     return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", str(db))
+
+
+def default_db() -> Path:
+    """Where ``gloom serve`` keeps its tables unless told: ``$GLOOMTABLE_DB`` if set, else
+    ``$XDG_DATA_HOME/gloomtable/tables.db`` (``~/.local/share/gloomtable/tables.db``
+    when XDG_DATA_HOME is unset or relative), never a file dropped into the current folder."""
+    if os.environ.get("GLOOMTABLE_DB"):
+        return Path(os.environ["GLOOMTABLE_DB"]).expanduser()
+    xdg = Path(os.environ.get("XDG_DATA_HOME") or "").expanduser()
+    root = xdg if xdg.is_absolute() else Path.home() / ".local" / "share"
+    return root / "gloomtable" / "tables.db"
 
 
 def open_store(db: str | Path, **kwargs: Any) -> Store:

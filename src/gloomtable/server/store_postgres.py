@@ -169,13 +169,24 @@ class PostgresStore:
                          (deadline, idx, table_id))
 
     def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
-                    claimed: bool | None = None) -> None:
+                    claimed: bool | None = None, token: str | None = None) -> None:
         with self._tx() as conn:
+            if token is not None:
+                conn.execute("UPDATE seats SET token=%s WHERE table_id=%s AND seat=%s",
+                             (token, table_id, seat))
             if name is not None:
                 conn.execute("UPDATE seats SET name=%s WHERE table_id=%s AND seat=%s", (name, table_id, seat))
             if claimed is not None:
                 conn.execute("UPDATE seats SET claimed=%s WHERE table_id=%s AND seat=%s",
                              (int(claimed), table_id, seat))
+            self._notify(conn, table_id)
+
+    def delete_table(self, table_id: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM actions WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM seats WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM leases WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM tables WHERE id=%s", (table_id,))
             self._notify(conn, table_id)
 
     def set_next_table(self, table_id: str, next_id: str) -> None:

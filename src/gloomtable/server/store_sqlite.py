@@ -127,13 +127,22 @@ class SqliteStore:
             db.execute("UPDATE tables SET deadline=?, deadline_idx=? WHERE id=?", (deadline, idx, table_id))
 
     def update_seat(self, table_id: str, seat: int, *, name: str | None = None,
-                    claimed: bool | None = None) -> None:
+                    claimed: bool | None = None, token: str | None = None) -> None:
         with self._tx() as db:
+            if token is not None:
+                db.execute("UPDATE seats SET token=? WHERE table_id=? AND seat=?", (token, table_id, seat))
             if name is not None:
                 db.execute("UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat))
             if claimed is not None:
                 db.execute("UPDATE seats SET claimed=? WHERE table_id=? AND seat=?",
                            (int(claimed), table_id, seat))
+
+    def delete_table(self, table_id: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM leases WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM tables WHERE id=?", (table_id,))
 
     def set_next_table(self, table_id: str, next_id: str) -> None:
         with self._tx() as db:

@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +34,33 @@ QUEUE_LIMIT = 256
 """Messages waiting for one slow connection before the server drops it."""
 LOG_KEEP = 400
 """Log entries a fresh connection receives (the newest)."""
+TOKEN_MAX = 128
+"""Characters a seat token may have (ours have 24); anything longer is no token of ours."""
+
+
+def same_token(ours: str, theirs: str | None) -> bool:
+    """Whether ``theirs`` is the token ``ours``, in constant time. Any text may come
+    from a client (non-ASCII, lone surrogates, megabytes): it is simply not ours."""
+    if not ours or not isinstance(theirs, str) or not theirs.isascii() or len(theirs) > TOKEN_MAX:
+        return False
+    return hmac.compare_digest(ours.encode("ascii"), theirs.encode("ascii"))
+
+
+def bot_seed() -> int:
+    """A bot's own randomness, from the operating system: never derived from the
+    deal, so knowing how a bot played tells nothing of the shuffle, and the reverse."""
+    return secrets.randbelow(2**62)
+
+
+@dataclass
+class BotPolicy:
+    """Where bots think and how fast they may play: searches run in their own bounded
+    pool (a person's move never waits behind one), and a table where only bots sit
+    waits at least ``bot_only_min_delay_ms`` before each move."""
+
+    pool: ThreadPoolExecutor | None = None
+    """None: asyncio's default pool (tests that build a table by hand)."""
+    bot_only_min_delay_ms: int = 0
 
 
 @dataclass
@@ -76,9 +105,14 @@ class LogEntry:
     narration: str | None = None
     seat: int | None = None
 
+    actor: str = "person"
+    """Who made the play: ``person``, ``bot`` (a bot's seat), ``stand_in`` (a bot for an
+    absent person) or ``timeout`` (a bot when the turn timer ran out)."""
+
     def for_viewer(self, viewer: int | None) -> dict[str, Any]:
         if self.event is None:
-            return {"i": self.index, "kind": "narration", "player": self.seat, "text": self.narration}
+            return {"i": self.index, "kind": "narration", "player": self.seat, "text": self.narration,
+                    "actor": self.actor}
         ev = self.event.for_player(viewer)
         out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": ev.text}
         if ev.player is not None:
@@ -89,7 +123,8 @@ class LogEntry:
 class LiveTable:
     """A table in memory, rebuilt from its record whenever the server starts."""
 
-    def __init__(self, row: TableRow, store: Store, game: Game, state: State) -> None:
+    def __init__(self, row: TableRow, store: Store, game: Game, state: State,
+                 bots: BotPolicy | None = None) -> None:
         self.row = row
         self.store = store
         self.game = game
@@ -104,22 +139,25 @@ class LiveTable:
         self._deadline_mono: float | None = None
         self._timer: asyncio.Task[None] | None = None
         self._catalogue: dict[str, Any] | None = None
+        self.bots = bots or BotPolicy()
         now = time.monotonic()
+        self.last_seen = now
+        """When a page last came or went, or a move was made (the lobby's expiry reads it)."""
         for seat in self.seats:
             if seat.row.kind == "bot":
-                seat.bot = make_bot(seat.row.level, row.game, self._bot_seed(seat.index))
+                seat.bot = make_bot(seat.row.level, row.game, bot_seed())
             else:
                 seat.absent_since = now
 
     # --- building ----------------------------------------------------------------
 
     @classmethod
-    def open(cls, row: TableRow, store: Store) -> LiveTable:
+    def open(cls, row: TableRow, store: Store, bots: BotPolicy | None = None) -> LiveTable:
         """Build the game and replay the stored actions; a record that no longer
         replays leaves the table readable but marked broken, never crashes the server."""
         game = make_game(row.game, row.config)
         state = game.new_initial_state(row.seed)
-        table = cls(row, store, game, state)
+        table = cls(row, store, game, state, bots)
         for i, action in enumerate(row.actions):
             try:
                 if state.is_over() or action not in state.legal_actions():
@@ -130,12 +168,9 @@ class LiveTable:
                 log.error("table %s: %s", row.id, table.broken)
                 del row.actions[i:], row.actors[i:]
                 break
-            table._record(i, events, row.narration.get(i), row.actors[i][0])
-        table._start_decision()
+            table._record(i, events, row.narration.get(i), row.actors[i][0], row.actors[i][1])
+        table.start_decision()
         return table
-
-    def _bot_seed(self, seat: int) -> int:
-        return (self.row.seed * 1_000_003 + 7919 * (seat + 1)) % (2**62)
 
     # --- reading -----------------------------------------------------------------
 
@@ -156,9 +191,21 @@ class LiveTable:
         if not token:
             return None
         for seat in self.seats:
-            if seat.row.kind == "person" and hmac.compare_digest(seat.row.token, token):
+            if seat.row.kind == "person" and same_token(seat.row.token, token):
                 return seat.index
         return None
+
+    def is_open_seat(self, index: int) -> bool:
+        """Whether the seat was created open: taken with the lobby's Join, not by an invite."""
+        return index in self.options.get("open_seats", ())
+
+    @property
+    def fixed_deal(self) -> bool:
+        """The creator chose the shuffle (only where the server allows it): everyone is told."""
+        return bool(self.options.get("fixed_deal"))
+
+    def touch(self) -> None:
+        self.last_seen = time.monotonic()
 
     def stand_in_active(self, seat: Seat) -> bool:
         """A bot plays for this person: they have been gone long enough and the table allows it."""
@@ -173,13 +220,25 @@ class LiveTable:
                  "claimed": s.row.claimed or s.row.kind == "bot", "connected": s.conns > 0,
                  "stand_in": self.stand_in_active(s)} for s in self.seats]
 
+    def open_seat_count(self) -> int:
+        return sum(1 for s in self.seats if self.is_open_seat(s.index) and not s.row.claimed)
+
     def summary(self) -> dict[str, Any]:
-        """What the lobby shows of a table: nobody's token, nobody's cards."""
+        """What the table page and its API show: nobody's token, nobody's cards, and the
+        deal's seed only once the game is over (so the record replays, and nobody
+        playing can know the shuffle)."""
         return {"id": self.id, "game": self.row.game, "config": self.game.config_dict(),
                 "options": self.options, "listed": self.row.listed, "seats": self.public_seats(),
-                "open_seats": sum(1 for s in self.seats if s.row.kind == "person" and not s.row.claimed),
+                "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,
+                "seed": self.row.seed if self.over else None,
                 "state_id": self.state_id, "over": self.over, "next_table": self.row.next_table,
                 "broken": self.broken}
+
+    def listing_entry(self) -> dict[str, Any]:
+        """What the lobby's listing shows of a table: a few short fields."""
+        return {"id": self.id, "game": self.row.game, "seats": [s.row.name for s in self.seats],
+                "open_seats": self.open_seat_count(),
+                "spectators": bool(self.options.get("spectators", True))}
 
     def catalogue(self) -> dict[str, Any]:
         """The printed faces of the deck's cards (served over HTTP, not the websocket,
@@ -215,6 +274,7 @@ class LiveTable:
     # --- connections -------------------------------------------------------------
 
     def attach(self, conn: Conn) -> None:
+        self.touch()
         self.conns.add(conn)
         if conn.seat is not None:
             seat = self.seats[conn.seat]
@@ -234,6 +294,7 @@ class LiveTable:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        self.touch()
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.conns -= 1
@@ -295,17 +356,19 @@ class LiveTable:
         self.row.actors.append((seat, actor))
         if narration:
             self.row.narration[idx] = narration
-        self._record(idx, events, narration, seat)
-        self._start_decision()
+        self._record(idx, events, narration, seat, actor)
+        self.touch()
+        self.start_decision()
         self.broadcast()
         self.schedule()
 
-    def _record(self, idx: int, events: list[Event], narration: str | None, seat: int) -> None:
+    def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
+                actor: str = "person") -> None:
         if narration:
-            self.entries.append(LogEntry(idx, narration=narration, seat=seat))
+            self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor))
         self.entries.extend(LogEntry(idx, event=e) for e in events)
 
-    def _start_decision(self) -> None:
+    def start_decision(self) -> None:
         """A new decision: restart the turn timer if a person holds it."""
         self.deadline = self._deadline_mono = None
         timer = int(self.options.get("turn_timer", 0))
@@ -325,7 +388,10 @@ class LiveTable:
         if self.over or self.broken:
             return
         seat = self.seats[self.state.current_player()]
-        delay = int(self.options.get("bot_delay_ms", 700)) / 1000
+        delay_ms = int(self.options.get("bot_delay_ms", 700))
+        if all(s.row.kind == "bot" for s in self.seats):
+            delay_ms = max(delay_ms, self.bots.bot_only_min_delay_ms)
+        delay = delay_ms / 1000
         now = time.monotonic()
         waits: list[tuple[float, str]] = []
         if seat.row.kind == "bot":
@@ -346,49 +412,57 @@ class LiveTable:
     async def _fire(self, state_id: int, wait: float, reason: str) -> None:
         await asyncio.sleep(wait)
         try:
+            if self.state_id != state_id or self.over:
+                return
+            seat = self.seats[self.state.current_player()]
+            if reason == "stand_in" and not self.stand_in_active(seat):
+                if seat.row.kind == "person" and seat.conns == 0:
+                    self.schedule()
+                return
+            # States are replaced, never changed in place: the bot thinks on this one
+            # without the table's lock, so a person's message is never held behind it.
+            state = self.state
+            legal = state.legal_actions()
+            if reason == "timeout" and self.options.get("on_timeout") == "pass" and 0 in legal:
+                action = 0
+            else:
+                action = await self._bot_choice(seat, state, legal)
+            narration = self._narrate(seat, state, action) if reason != "timeout" else None
             async with self.lock:
                 if self.state_id != state_id or self.over:
                     return
-                seat = self.seats[self.state.current_player()]
                 if reason == "stand_in" and not self.stand_in_active(seat):
-                    if seat.row.kind == "person" and seat.conns == 0:
-                        self.schedule()
-                    return
-                legal = self.state.legal_actions()
-                if reason == "timeout" and self.options.get("on_timeout") == "pass" and 0 in legal:
-                    action = 0
-                else:
-                    action = await self._bot_choice(seat, legal)
-                narration = self._narrate(seat, action) if reason != "timeout" else None
+                    return  # they came back while the bot thought: the move is theirs
                 await self._commit(action, seat.index, reason, narration)
         except Exception:  # a bot's bug must not silence the table: log it and stop
             log.exception("table %s: automatic move failed", self.id)
 
-    async def _bot_choice(self, seat: Seat, legal: list[int]) -> int:
-        """The seat's bot decides in a worker thread (other tables keep going). A bot
-        that fails or answers nonsense is replaced, for this move, by a random one."""
+    async def _bot_choice(self, seat: Seat, state: State, legal: list[int]) -> int:
+        """The seat's bot decides in the bots' own pool (other tables and every person's
+        move keep going). A bot that fails or answers nonsense is replaced, for this
+        move, by a random one."""
         try:
-            action = await asyncio.to_thread(bot_action, self._bot_for(seat), self.state, legal)
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.bots.pool, bot_action, self._bot_for(seat), state, legal)
         except Exception:
             log.exception("table %s: the %s bot of seat %d failed", self.id, seat.row.level, seat.index)
             action = None
         if action not in legal:
-            action = RandomBot(self._bot_seed(seat.index) + self.state_id).choose({}, legal)
+            action = RandomBot(bot_seed()).choose({}, legal)
         return action
 
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
-            seat.bot = make_bot(seat.row.level, self.row.game, self._bot_seed(seat.index))
+            seat.bot = make_bot(seat.row.level, self.row.game, bot_seed())
         return seat.bot
 
-    def _narrate(self, seat: Seat, action: int) -> str | None:
+    def _narrate(self, seat: Seat, state: State, action: int) -> str | None:
         try:
             from gloomtable.bots.narration import narrate
         except ImportError:
             return None
         try:
-            text = narrate(self.row.game, self.state.view(seat.index), action, self._bot_seed(seat.index)
-                           + self.state_id)
+            text = narrate(self.row.game, state.view(seat.index), action, bot_seed())
         except GloomtableError:
             return None
         return text[:300] if text else None

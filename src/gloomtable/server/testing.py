@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -30,8 +31,16 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m gloomtable.server`` on 127.0.0.1; stopped on exit, however the test ends."""
 
-    def __init__(self, db: str | Path, port: int | None = None, log: str | Path | None = None) -> None:
+    def __init__(self, db: str | Path, port: int | None = None, log: str | Path | None = None,
+                 args: Sequence[str] = (), *, allow_fixed_deals: bool = True,
+                 fast_bots: bool = True) -> None:
+        """``args``: more server flags. Tests deal known shuffles and play bot games flat
+        out, so unless told otherwise (``allow_fixed_deals=False``, ``fast_bots=False``:
+        the server as a public one runs) the server accepts a table's seed and lets
+        bot-only tables move with no least delay."""
         self.db = str(db)
+        self.args = [*(["--allow-fixed-deals"] if allow_fixed_deals else []),
+                     *(["--bot-only-min-delay-ms", "0"] if fast_bots else []), *args]
         self.port = port or free_port()
         self.log_path = Path(log) if log else Path(self.db).with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
@@ -49,7 +58,7 @@ class ServerProcess:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gloomtable.server", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", self.db],
+                 "--port", str(self.port), "--db", self.db, *self.args],
                 stdout=log, stderr=subprocess.STDOUT, env=env)
         self._wait_ready()
         return self

@@ -17,7 +17,8 @@ function lineItem(c, line) {
   if (line.death) return h("li", { class: "death" }, "\u2620 ", text);
   const played = line.card !== null && /^player/i.test(line.text);
   return h("li", {},
-    played ? [c.seat_names[line.actor] || "?", " ", _("played"), " ",
+    played ? [line.stand_in ? _("{name}'s stand-in bot", { name: c.seat_names[line.actor] || "?" })
+      : c.seat_names[line.actor] || "?", " ", _("played"), " ",
       h("b", { class: line.cancelled_by ? "cancelled" : "" }, line.card)] : text,
     line.cancelled_by ? ` (${_("cancelled by {who}", { who: withSeatNames(line.cancelled_by, c.seat_names) })})` : null,
     line.narration ? [": ", h("q", { class: "narration" }, withSeatNames(line.narration, c.seat_names))] : null);

@@ -6,6 +6,7 @@ import { _, ngettext } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
+const PAGE = 20; // tables per page of the listing (the server caps it too)
 
 function savedName() {
   try { return localStorage.getItem("gloomtable.name") || ""; } catch { return ""; }
@@ -39,6 +40,7 @@ export class Lobby {
     this.info = null;
     this.refreshes = 0;
     this.timer = null;
+    this.offset = 0;
   }
 
   async start() {
@@ -72,6 +74,7 @@ export class Lobby {
       replaceAbsent: h("input", { type: "checkbox", "data-testid": "replace-absent" }),
       absentAfter: h("input", { type: "number", min: 0, max: 3600, value: 20, "data-testid": "absent-after" }),
       seed: h("input", { type: "number", min: 0, "data-testid": "seed", placeholder: _("random") }),
+      pages: h("div", { class: "table-pages", "data-testid": "table-pages" }),
       created: h("section", { class: "created", "data-testid": "created", hidden: true }),
       error: h("p", { class: "error", role: "alert" }),
       list: h("div", { class: "table-list", "data-testid": "table-list" }),
@@ -92,7 +95,11 @@ export class Lobby {
       h("label", {}, _("Bot delay in milliseconds"), " ", e.botDelay),
       h("label", {}, e.replaceAbsent, " ", _("A bot plays for a person who leaves, after"), " ", e.absentAfter,
         " ", _("seconds")),
-      h("label", {}, _("Deal number (optional, replays a known shuffle)"), " ", e.seed)),
+      // Only a server started with --allow-fixed-deals takes a chosen deal; the table then
+      // says "fixed deal" to everyone and is never listed.
+      this.info.fixed_deals
+        ? h("label", {}, _("Fixed deal number (optional; everyone is told, and the table is not listed)"),
+          " ", e.seed) : null),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, _("Create the table")),
     e.error);
     replace(this.root,
@@ -103,7 +110,7 @@ export class Lobby {
         h("div", { class: "lobby-col" },
           h("h2", {}, _("Open tables")),
           h("button", { type: "button", onclick: () => this.refresh(), "data-testid": "refresh" }, _("Refresh")),
-          e.list)));
+          e.list, e.pages)));
     this.buildOptions();
   }
 
@@ -140,6 +147,7 @@ export class Lobby {
     for (let i = 0; i < n; i++) {
       const kind = h("select", { class: "seat-kind", "data-testid": `seat-kind-${i}` },
         h("option", { value: "person", selected: i === 0 }, _("a person")),
+        h("option", { value: "open" }, _("an open seat (anyone may join)")),
         h("option", { value: "bot", selected: i > 0 }, _("a bot")));
       const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}`,
         title: _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)") },
@@ -176,7 +184,7 @@ export class Lobby {
       turn_timer: Number(this.els.timer.value) || 0, on_timeout: this.els.onTimeout.value,
       bot_delay_ms: Number(this.els.botDelay.value) || 0,
       replace_absent: this.els.replaceAbsent.checked, absent_after: Number(this.els.absentAfter.value) || 0,
-      ...(this.els.seed.value !== "" ? { seed: Number(this.els.seed.value) } : {}),
+      ...(this.info.fixed_deals && this.els.seed.value !== "" ? { seed: Number(this.els.seed.value) } : {}),
     };
   }
 
@@ -193,6 +201,10 @@ export class Lobby {
 
   showCreated(t) {
     const base = location.origin;
+    const fixed = t.fixed_deal
+      ? h("p", { class: "fixed-deal", "data-testid": "fixed-deal" },
+        _("Fixed deal: this table's shuffle was chosen when it was created; everyone at it is told."))
+      : null;
     const rows = t.invites.map((inv) => h("li", { class: "invite", "data-seat": inv.seat },
       h("span", {}, _("Seat {n}", { n: inv.seat + 1 }), ": ", inv.name, " "),
       h("input", { type: "text", readonly: true, value: base + inv.link, class: "invite-link",
@@ -202,23 +214,35 @@ export class Lobby {
     replace(this.els.created,
       h("h2", {}, _("Your table is ready")),
       h("p", {}, _("Send each person their own link: it carries that seat's secret token.")),
-      h("ul", { class: "invites" }, rows),
+      fixed, h("ul", { class: "invites" }, rows),
       h("p", {}, h("a", { href: t.spectate, "data-testid": "spectate-link" }, _("Watch as a spectator"))));
     this.els.created.hidden = false;
   }
 
   async refresh() {
     let data;
-    try { data = await api("GET", "/api/tables"); } catch { return; }
+    try { data = await api("GET", `/api/tables?offset=${this.offset}&limit=${PAGE}`); } catch { return; }
+    if (data.offset > 0 && data.offset >= data.total) { // the page emptied: back to the first
+      this.offset = 0;
+      this.refresh();
+      return;
+    }
     const games = Object.fromEntries(this.info.games.map((g) => [g.name, g.title]));
     const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
       h("strong", {}, games[t.game] || t.game), " ",
-      h("span", { class: "seat-list" }, t.seats.map((s) => s.name).join(", ")), " ",
+      h("span", { class: "seat-list" }, t.seats.join(", ")), " ",
       h("span", { class: "open" }, t.open_seats
         ? ngettext("{n} open seat", "{n} open seats", t.open_seats) : _("full")), " ",
       t.open_seats ? h("button", { type: "button", class: "join", onclick: () => this.join(t.id) }, _("Join")) : null,
-      t.options.spectators ? h("a", { href: `/table/${t.id}`, class: "spectate" }, _("Watch")) : null));
+      t.spectators ? h("a", { href: `/table/${t.id}`, class: "spectate" }, _("Watch")) : null));
     replace(this.els.list, rows.length ? rows : [h("p", {}, _("No open tables yet."))]);
+    const last = Math.min(data.offset + data.tables.length, data.total);
+    replace(this.els.pages, data.total > data.limit ? [
+      h("button", { type: "button", "data-testid": "tables-previous", disabled: data.offset === 0,
+        onclick: () => { this.offset = Math.max(0, data.offset - data.limit); this.refresh(); } }, _("Previous")),
+      " ", h("span", {}, _("{first}–{last} of {total}", { first: data.offset + 1, last, total: data.total })), " ",
+      h("button", { type: "button", "data-testid": "tables-next", disabled: last >= data.total,
+        onclick: () => { this.offset = data.offset + data.limit; this.refresh(); } }, _("Next"))] : []);
   }
 
   async join(id) {

@@ -271,7 +271,9 @@ export class TablePage {
       this.logOffset = null;
       const game = this.info.game;
       this.board = game === "creatures" ? new CreaturesBoard(this) : new GloomBoard(this);
-      this.els.title.textContent = gameTitle(game);
+      // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
+      replace(this.els.title, gameTitle(game), this.info.fixed_deal
+        ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null);
       document.title = `${gameTitle(game)} \u2013 gloomtable`;
       this.sendSavedName();
     } else if (m.type === "state") {
@@ -507,8 +509,11 @@ export class TablePage {
     const shown = this.log.slice(-LOG_SHOWN);
     replace(this.els.log, shown.map((e) => {
       if (e.kind === "narration") {
+        // a stand-in's (or a timed-out seat's) bot speaks for itself, not for the absent person
+        const by = e.actor === "stand_in" || e.actor === "timeout"
+          ? _("{name}'s stand-in bot", { name: this.seatName(e.player) }) : this.seatName(e.player);
         return h("li", { class: "log-entry narration" }, h("q", {}, this.names(e.text)), " \u2014 ",
-          h("span", { class: "by" }, this.seatName(e.player)));
+          h("span", { class: "by" }, by));
       }
       return h("li", { class: `log-entry kind-${e.kind}` }, this.names(e.text));
     }));
