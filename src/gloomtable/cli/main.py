@@ -224,9 +224,21 @@ def replay(
 
 
 @deck_app.command("check", help=_("Validate a deck; print its counts by type and its families."))
-def deck_check(path: Annotated[str, typer.Argument(help=_(
-        "A deck file or a shipped set name; several separated by commas to check a mix."))]) -> None:
-    """Validate a deck (or a mix of decks); print counts by type and families."""
+def deck_check(
+    path: Annotated[str, typer.Argument(help=_(
+        "A deck file or a shipped set name; several separated by commas to check a mix."))],
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Count warnings as errors (exit code 1).")] = False,
+    simulate: Annotated[int, typer.Option(
+        "--simulate", min=0, help="Also play N games between medium bots at each table size "
+        "the deck allows; report capped share, length and seat balance.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated games.")] = 1,
+    workers: Annotated[int | None, typer.Option(
+        help="Processes for --simulate (default: every core).", min=1)] = None,
+) -> None:
+    """Validate a deck (or a mix of decks); print counts by type and families, then
+    every error and warning found in play terms (docs/decks.md)."""
+    from gloomtable.designer.commands import check_findings
     from gloomtable.games.gloom.deck import DeckError, combine, load_deck
 
     decks = []
@@ -254,6 +266,13 @@ def deck_check(path: Annotated[str, typer.Argument(help=_(
                 "each").format(name=mix.name, n=drawn, chars=counts["character"],
                                guests=counts.get("guest", 0), stories=counts.get("story", 0),
                                seats=min(8, counts["character"] // 4)))
+    names = [p.strip() for p in path.split(",") if p.strip()]
+    try:
+        code = check_findings(decks, names, strict, simulate, seed, workers)
+    except GloomtableError as exc:
+        fail(str(exc))
+    if code:
+        raise typer.Exit(code)
 
 
 def _print_deck_error(exc: Any) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -143,6 +143,47 @@ def replay_chronicle(record_path: Path, fmt: str, out: Path | None, narrate: boo
     else:
         _write(out, text)
         err.print(f"chronicle: {out}", highlight=False, markup=False)
+
+
+def check_findings(decks: list[Any], paths: list[str], strict: bool, simulate: int,
+                   seed: int, workers: int | None) -> int:
+    """The part of ``gloom deck check`` after the counts: errors, then warnings, then
+    (``--simulate N``) quick games at each table size. Returns the exit code: 1 if
+    there is an error (or, with ``--strict``, a warning), else 0."""
+    from gloomtable.designer.check import check_decks, table_sizes
+    from gloomtable.designer.playtest import CAPPED_WARN, playtest
+    from gloomtable.games.gloom.deck import combine
+
+    findings = check_decks(decks)
+    errors = [f for f in findings if f.severity == "error"]
+    warnings = [f.line() for f in findings if f.severity == "warning"]
+    for f in errors:
+        print(f"error: {f.line()}")
+    for line in warnings:
+        print(f"warning: {line}")
+    if simulate > 0 and not errors:
+        sizes = [t.players for t in table_sizes(combine(decks))]
+        sets = [str(Path(p).resolve()) if Path(p).is_file() else p for p in paths]
+        print(f"simulating {simulate} games at each table size ({', '.join(map(str, sizes))} "
+              "players), medium bots:")
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, disable=not sys.stderr.isatty()) as bar:
+            task = bar.add_task("games", total=simulate * len(sizes))
+            results = playtest(sets, sizes, simulate, seed, "medium", workers,
+                               on_games=lambda k: bar.advance(task, k))
+        for r in results:
+            seats = " / ".join(f"{s:.1%}" for s in r.seat_shares)
+            print(f"  {r.players} players: capped {r.capped_share:.1%} ({r.capped} of {r.games}), "
+                  f"mean {r.mean_rounds:.1f} rounds, win share by seat {seats}")
+            if r.capped_share > CAPPED_WARN:
+                line = (f"{' + '.join(d.source for d in decks)}: simulate: at {r.players} players "
+                        f"{r.capped_share:.1%} of games stopped at the turn cap (more than "
+                        f"{CAPPED_WARN:.0%}); likely reason: {r.likely_reason()}")
+                warnings.append(line)
+                print(f"warning: {line}")
+    print(f"{len(errors)} error(s), {len(warnings)} warning(s)"
+          + (" (--strict: warnings count as errors)" if strict and warnings else ""))
+    return 1 if errors or (strict and warnings) else 0
 
 
 def register(app: typer.Typer, deck_app: typer.Typer) -> None:

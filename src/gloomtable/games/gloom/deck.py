@@ -305,6 +305,27 @@ def _all_steps(effects: list[Effect], label: str) -> list[tuple[str, Step]]:
     return out
 
 
+REGION_FIELDS = {"persistent_icon": "persistent_icon = true", "portrait": "portrait = true",
+                 "text": "text or effects"}
+
+
+def _persistence_problems(label: str, effects: list[Effect], requires: list[str],
+                          printed: dict[str, bool]) -> list[str]:
+    """R-G19: a persistent effect holds while any region its card names shows, so a
+    card with one must print at least one of them, and every region it names."""
+    if not any(e.when == "persistent" for e in effects):
+        return []
+    missing = [r for r in requires if not printed[r]]
+    if len(missing) == len(requires):
+        names = " or ".join(REGION_FIELDS[r] for r in requires) or "a region"
+        return [f"{label}: field persistent_requires: a persistent effect with nothing to keep "
+                f"it alive: the card prints none of {requires} (R-G19), so the effect never "
+                f"holds; set {names}, or make the effect continuous"]
+    return [f"{label}: field persistent_requires: names {r!r}, a region the card does not "
+            f"print (R-G19); set {REGION_FIELDS[r]} or remove {r!r} from the list"
+            for r in missing]
+
+
 def _build_back(bs: BackSpec, label: str, icons: tuple[str, ...], set_id: str,
                 problems: list[str]) -> Card:
     """A Guest or Story card from a Character's ``back`` table (R-H1, R-H5, R-H7)."""
@@ -344,6 +365,9 @@ def _build_back(bs: BackSpec, label: str, icons: tuple[str, ...], set_id: str,
     region_of = {"persistent_icon": Region.PERSISTENT_ICON, "portrait": Region.PORTRAIT,
                  "text": Region.TEXT}
     guest = bs.type == "guest"
+    problems += _persistence_problems(
+        label, effects, list(bs.persistent_requires),
+        {"persistent_icon": guest, "portrait": True, "text": bool(bs.text) or bool(effects)})
     return Card(
         index=-1, key=bs.id, type=CardType.GUEST if guest else CardType.STORY, name=bs.name,
         text=bs.text, flavour=bs.flavour, prints_text=bool(bs.text) or bool(effects),
@@ -411,6 +435,9 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                 CardType.CHARACTER, CardType.UNTIMELY_DEATH)
             region_of = {"persistent_icon": Region.PERSISTENT_ICON,
                          "portrait": Region.PORTRAIT, "text": Region.TEXT}
+            problems += _persistence_problems(
+                label, effects, list(cs.persistent_requires),
+                {"persistent_icon": cs.persistent_icon, "portrait": portrait, "text": prints_text})
             cards.append(Card(
                 index=index_offset + len(cards), key=cs.id, type=ctype, name=cs.name,
                 points=(cs.points.top, cs.points.middle, cs.points.bottom),
