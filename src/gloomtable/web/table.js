@@ -218,8 +218,11 @@ export class TablePage {
       const b = buttons[Number(ev.key) - 1];
       if (b) { ev.preventDefault(); b.click(); }
     } else if (ev.key === "Escape") {
-      if (!this.els.zoom.hidden) { this.hideZoom(); ev.preventDefault(); return; }
-      if (this.board && this.board.escape && this.board.escape()) ev.preventDefault();
+      const zoomed = !this.els.zoom.hidden;
+      const pinned = this.zoomPinned;
+      if (zoomed) this.hideZoom();
+      if (pinned) { ev.preventDefault(); return; } // a long-press zoom closes first
+      if ((this.board && this.board.escape && this.board.escape()) || zoomed) ev.preventDefault();
     }
   }
 
