@@ -350,6 +350,16 @@ def _serve_command() -> None:
 _serve_command()
 
 
+def _db_commands() -> None:
+    """``gloom db copy`` lives in gloomtable.cli.db (docs/deploy.md)."""
+    from gloomtable.cli.db import db_app
+
+    app.add_typer(db_app, name="db")
+
+
+_db_commands()
+
+
 def _tournament_command() -> None:
     """``gloom tournament`` lives in gloomtable.cli.tournament (docs/bots.md)."""
     from gloomtable.cli.tournament import tournament

@@ -346,11 +346,14 @@ class LiveTable:
             await self._commit(action, conn.seat, "person", narration)
 
     async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
-        """Apply to a copy, store, then swap and tell everyone. Caller holds the lock."""
+        """Apply to a copy, store (with the next decision's timer deadline), then swap
+        and tell everyone. Caller holds the lock."""
         nxt = self.state.clone()
         events = nxt.apply(action)
         idx = self.state_id
-        self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over())
+        deadline = self._deadline_for(nxt)
+        self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+        self.row.deadline, self.row.deadline_idx = deadline, idx + 1
         self.state = nxt
         self.row.actions.append(action)
         self.row.actors.append((seat, actor))
@@ -368,14 +371,26 @@ class LiveTable:
             self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor))
         self.entries.extend(LogEntry(idx, event=e) for e in events)
 
-    def start_decision(self) -> None:
-        """A new decision: restart the turn timer if a person holds it."""
-        self.deadline = self._deadline_mono = None
+    def _deadline_for(self, state: State) -> float | None:
+        """When the turn timer of ``state``'s decision runs out (epoch seconds), if a person holds it."""
         timer = int(self.options.get("turn_timer", 0))
-        if timer and not self.over and not self.broken \
-                and self.seats[self.state.current_player()].row.kind == "person":
-            self.deadline = time.time() + timer
-            self._deadline_mono = time.monotonic() + timer
+        if timer and not state.is_over() and not self.broken \
+                and self.seats[state.current_player()].row.kind == "person":
+            return time.time() + timer
+        return None
+
+    def start_decision(self) -> None:
+        """A new decision: its turn timer runs to the stored deadline (so a restart or
+        another process goes on with the same one), or from now if none is stored."""
+        if self.row.deadline_idx == self.state_id and not self.broken:
+            self.deadline = self.row.deadline
+        else:
+            self.deadline = self._deadline_for(self.state)
+            if self.deadline is not None:
+                self.store.set_deadline(self.id, self.state_id, self.deadline)
+            self.row.deadline, self.row.deadline_idx = self.deadline, self.state_id
+        self._deadline_mono = None if self.deadline is None else \
+            time.monotonic() + (self.deadline - time.time())
 
     # --- bots and timers -------------------------------------------------------------
 

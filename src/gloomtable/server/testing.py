@@ -1,5 +1,5 @@
 """A real server in a child process, for tests: a free port on 127.0.0.1, a
-SQLite file of the test's choosing, and a way to kill it hard and start it again.
+SQLite file (or PostgreSQL URL) of the test's choosing, and a way to kill it hard and start it again.
 
     with ServerProcess(tmp_path / "t.db") as srv:
         httpx.post(srv.url + "/api/tables", json=...)
@@ -42,6 +42,8 @@ class ServerProcess:
         self.args = [*(["--allow-fixed-deals"] if allow_fixed_deals else []),
                      *(["--bot-only-min-delay-ms", "0"] if fast_bots else []), *args]
         self.port = port or free_port()
+        if log is None and self.db.startswith(("postgresql://", "postgres://")):
+            raise ValueError("a server on a PostgreSQL URL needs log= (a file for its output)")
         self.log_path = Path(log) if log else Path(self.db).with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
 
