@@ -84,7 +84,7 @@ def translated_card_names(lang: str) -> set[str]:
     ("ru-RU", "ru", ("Новый стол", "Открытые столы", "Создать стол"),
      ("Собственное достоинство", "Колода", "Ваша рука", "Журнал партии")),
     ("es-ES", "es", ("Mesa nueva", "Mesas abiertas", "Crear la mesa"),
-     ("Autoestima", "Mazo de robo", "Tu mano", "Registro de la partida")),
+     ("Autoestima", "Pila de robo", "Tu mano", "Registro de la partida")),
 ])
 def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: ServerProcess, locale: str,
                                                         lang: str, lobby_words: tuple[str, ...],

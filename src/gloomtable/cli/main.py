@@ -311,11 +311,13 @@ def deck_schema() -> None:
 @app.command(help=_("Show a short rules reference of a game in your language."))
 def rules(game: GameOpt = "gloom", lang: LangOpt = None) -> None:
     """Show a short rules reference of a game in your language."""
+    from rich.markdown import Markdown
+
     from gloomtable.i18n.rules import rules_text
 
     set_language(lang)
-    try:
-        print(rules_text(game, LANG.lang))
+    try:  # rendered, so no raw Markdown marks (``**``, ``#``) reach the terminal
+        Console(highlight=False).print(Markdown(rules_text(game, LANG.lang)))
     except GloomtableError as exc:
         fail(str(exc))
 

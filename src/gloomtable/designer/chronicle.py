@@ -20,6 +20,13 @@ from gloomtable.engine import GloomtableError
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
+from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.phrases import N_, NG_
+
+DIED = NG_("died ({death}) with Self-Worth {sw}")
+SURVIVED = NG_("survived with Self-Worth {sw}")
+NOTHING = NG_("Nothing befell them at all.")
+"""The tale's lines that agree with the Character's grammatical gender (catalogue contexts)."""
 
 TARGETS_CHARACTER = frozenset({"move", "return", "remove", "revive"})
 """Event kinds whose ``target`` is the Character something happened to."""
@@ -42,6 +49,8 @@ class Line:
     death: bool = False
     stand_in: bool = False
     """A bot made this play for the absent ``actor`` (a stand-in): it is credited as such."""
+    cancelled_seat: int | None = None
+    cancelled_card: str | None = None
 
 
 @dataclass
@@ -54,6 +63,8 @@ class Tale:
     dead: bool = False
     death: str | None = None
     self_worth: int = 0
+    gender: str = "masculine"
+    """The Character's grammatical gender (deck data; masculine when the deck is silent)."""
 
 
 @dataclass
@@ -72,15 +83,21 @@ class Chronicle:
     """Events, responses and Stories: what happened on no Character."""
     seat_names: list[str] = field(default_factory=list)
     """How to call each seat ("Player 1" unless the table named its players)."""
+    lang: str = "en"
+    """The language of the names and lines (the Markdown and HTML speak it too)."""
 
     def who(self, p: int | None) -> str:
+        tr = translator(self.lang)
         if p is None:
-            return "someone"
-        return self.seat_names[p] if 0 <= p < len(self.seat_names) else f"Player {p + 1}"
+            return tr.gettext("someone")
+        return self.seat_names[p] if 0 <= p < len(self.seat_names) else tr.gettext(
+            "Player {p}").format(p=p + 1)
 
     def credit(self, line: Line) -> str:
         """Who made a play: the seat, or the bot that stood in for them."""
-        return f"{self.who(line.actor)}'s stand-in bot" if line.stand_in else self.who(line.actor)
+        if not line.stand_in:
+            return self.who(line.actor)
+        return translator(self.lang).gettext("{who}'s stand-in bot").format(who=self.who(line.actor))
 
     def tales_of(self, player: int) -> list[Tale]:
         return [t for t in self.tales if t.player == player]
@@ -104,10 +121,12 @@ def _narrator() -> Any:
 
 
 def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: bool = False,
-                    seat_names: list[str] | None = None, stand_ins: frozenset[int] = frozenset()
-                    ) -> Chronicle:
-    """Replay ``record`` and gather every Character's tale in order. ``stand_ins``: the
-    indices of actions a bot made for an absent person (credited to the stand-in)."""
+                    seat_names: list[str] | None = None, stand_ins: frozenset[int] = frozenset(),
+                    lang: str = "en") -> Chronicle:
+    """Replay ``record`` and gather every Character's tale in order, told in ``lang``
+    (names from the deck's translation files, lines through the client formatter,
+    card names agreeing with the Character they befell). ``stand_ins``: the indices of
+    actions a bot made for an absent person (credited to the stand-in)."""
     game = make_game(record.game, record.config)
     deck = getattr(game, "deck", None)
     if deck is None:
@@ -124,7 +143,8 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
         if c not in tales:
             fam = family_name.get(cards[c].family or "", "")
             tales[c] = Tale(c, info.get("name", cards[c].name) if info else cards[c].name,
-                            info.get("controller") if info else None, fam)
+                            info.get("controller") if info else None, fam,
+                            gender=getattr(cards[c], "gender", None) or "masculine")
         return tales[c]
 
     for i, action in enumerate(record.actions):
@@ -154,6 +174,7 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
                 hit = by_card.get(ev.target if ev.target is not None else -2)
                 if hit is not None:
                     hit.cancelled_by = f"{_seat(seat_names, ev.player)}'s {name}"
+                    hit.cancelled_seat, hit.cancelled_card = ev.player, name
             elif ev.kind == "death" and ev.target is not None:
                 t = tale(ev.target, chars.get(ev.target))
                 t.lines.append(Line(i, ev.text, ev.player, name, death=True))
@@ -196,8 +217,47 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
         fvs = [int(f.get("family_value", 0)) for f in final.get("families", [])]
         winners, capped, rounds = [], False, int(final.get("round", 0))
     names = [_seat(seat_names, p) for p in range(n)]
-    return Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
-                     fam_names, ordered, table, names)
+    chron = Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
+                      fam_names, ordered, table, names)
+    return chron if lang == "en" else _told_in(chron, game, lang)
+
+
+def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
+    """``c`` with its names and lines in ``lang`` (the engine's English, re-rendered)."""
+    from gloomtable.i18n.cards import GloomTexts
+    from gloomtable.i18n.client import localizer_for
+
+    tr = translator(lang)
+    loc = localizer_for(game, tr.lang)
+    texts = GloomTexts(game.deck, tr.lang)
+    index_of = {card.name: card.index for card in game.deck.cards}
+    title = tr.gettext("\u201c{title}\u201d")
+
+    def card_name(english: str | None, gender: str | None) -> str | None:
+        if english is None or english not in index_of:
+            return english
+        return title.format(title=texts.name(index_of[english], gender))
+
+    def line(ln: Line, gender: str | None) -> None:
+        ln.text = loc.text(ln.text)
+        if ln.cancelled_by is not None and ln.cancelled_card is not None:
+            ln.cancelled_by = tr.gettext("{card} of {who}").format(
+                card=card_name(ln.cancelled_card, None), who=c.who(ln.cancelled_seat))
+        ln.card = card_name(ln.card, gender)
+
+    for t in c.tales:
+        t.gender = texts.gender(t.card)
+        t.name = texts.name(t.card)
+        for ln in t.lines:
+            line(ln, t.gender)
+        t.death = card_name(t.death, t.gender)
+    for ln in c.table:
+        line(ln, None)
+    english_families = {f.name: texts.family_name(f.id) for f in game.deck.families}
+    c.family_names = [" & ".join(english_families.get(part, part) for part in name.split(" & "))
+                      for name in c.family_names]
+    c.lang = tr.lang
+    return c
 
 
 def _seat(names: list[str] | None, p: int | None) -> str:
@@ -216,62 +276,97 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+def _played(c: Chronicle, line: Line) -> bool:
+    """A card played by a seat (told as "<who> played <card>"), in the record's English."""
+    return c.lang == "en" and line.card is not None and line.text.startswith(("Player", "player"))
+
+
 def _line_md(c: Chronicle, line: Line) -> str:
+    tr = translator(c.lang)
     if line.death:
         out = f"☠ {md(line.text)}"
-    elif line.card is not None and line.text.startswith(("Player", "player")):
-        out = f"{md(c.credit(line))} played **{md(line.card)}**"
+    elif _played(c, line):
+        out = f"{md(c.credit(line))} played **{md(line.card or '')}**"
     else:
-        out = md(line.text)
+        out = md(line.text) + (f" ({md(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
-        out += f" (cancelled by {md(line.cancelled_by)})"
+        out += " (" + md(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
     if line.narration:
         out += f": *{md(line.narration)}*"
     return out
 
 
-def _ending(t: Tale) -> str:
+def _ending(t: Tale, tr: Translator) -> str:
+    """How the tale ends, in the form that agrees with the Character's gender."""
+    sw = f"{t.self_worth:+d}"
     if t.dead:
-        return f"died ({md(t.death or 'an Untimely Death')}) with Self-Worth {t.self_worth:+d}"
-    return f"survived with Self-Worth {t.self_worth:+d}"
+        return tr.gendered(t.gender, DIED).format(
+            death=t.death or tr.gettext("an Untimely Death"), sw=sw)
+    return tr.gendered(t.gender, SURVIVED).format(sw=sw)
 
 
 def _summary(c: Chronicle) -> str:
+    tr = translator(c.lang)
     if not c.over:
-        return "The game is not over yet."
+        return tr.gettext("The game is not over yet.")
     won = ", ".join(f"{c.who(w)} ({c.family_names[w]})" for w in c.winners)
-    cap = " The table's turn cap ended it." if c.capped else ""
-    return f"After {c.rounds} rounds, the gloomiest family won: {won}.{cap}"
+    cap = " " + tr.gettext("The table's turn cap ended it.") if c.capped else ""
+    return tr.ngettext("After {n} round, the gloomiest family won: {won}.",
+                       "After {n} rounds, the gloomiest family won: {won}.",
+                       c.rounds).format(n=c.rounds, won=won) + cap
+
+
+def _title(c: Chronicle) -> str:
+    tr = translator(c.lang)
+    return tr.gettext("The chronicle of a game of {game}").format(game=tr.gettext(GAME_NAMES.get(
+        c.game, c.game.capitalize())))
+
+
+def _family_head(c: Chronicle, p: int) -> str:
+    tr = translator(c.lang)
+    return tr.gettext("{who}: {family} (Family Value {value})").format(
+        who=c.who(p), family=c.family_names[p], value=f"{c.family_values[p]:+d}")
+
+
+GAME_NAMES = {"gloom": N_("Gloom"), "gloomier": N_("Gloomier")}
 
 
 def chronicle_markdown(c: Chronicle) -> str:
-    out = [f"# The chronicle of a game of {md(c.game.capitalize())}", "",
-           f"{c.players} players, seed {c.seed}. {md(_summary(c))}", ""]
+    tr = translator(c.lang)
+    _ = tr.gettext
+    out = [f"# {md(_title(c))}", "",
+           md(tr.ngettext("{n} player, seed {seed}.", "{n} players, seed {seed}.", c.players).format(
+               n=c.players, seed=c.seed)) + f" {md(_summary(c))}", ""]
     for p in range(c.players):
-        out += [f"## {md(c.who(p))}: {md(c.family_names[p])} (Family Value {c.family_values[p]:+d})", ""]
+        out += [f"## {md(_family_head(c, p))}", ""]
         for t in c.tales_of(p):
-            out += [f"### {md(t.name)}: {_ending(t)}", ""]
+            out += [f"### {md(t.name)}: {md(_ending(t, tr))}", ""]
             if not t.lines:
-                out += ["Nothing befell them at all.", ""]
+                out += [md(tr.gendered(t.gender, NOTHING)), ""]
             out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(t.lines, 1)]
             out.append("")
     others = [t for t in c.tales if t.player is None or not 0 <= t.player < c.players]
     if others:
-        out += ["## In nobody's family", ""]
+        out += [f"## {md(_(NOBODY))}", ""]
         for t in others:
-            out += [f"### {md(t.name)}: {_ending(t)}", ""]
+            out += [f"### {md(t.name)}: {md(_ending(t, tr))}", ""]
             out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(t.lines, 1)]
             out.append("")
     if c.table:
-        out += ["## Events, responses and Stories", ""]
+        out += [f"## {md(_('Events, responses and Stories'))}", ""]
         out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(c.table, 1)]
         out.append("")
-    out += ["## Family Values", "", "| player | family | Family Value | |", "| --- | --- | ---: | --- |"]
+    out += [f"## {md(_('Family Values'))}", "",
+            f"| {md(_('player'))} | {md(_('family'))} | {md(_('Family Value'))} | |",
+            "| --- | --- | ---: | --- |"]
     for p in range(c.players):
-        mark = "winner" if p in c.winners else ""
+        mark = md(_("winner")) if p in c.winners else ""
         out.append(f"| {md(c.who(p))} | {md(c.family_names[p])} | {c.family_values[p]:+d} | {mark} |")
     out.append("")
     return "\n".join(out)
+
+
+NOBODY = N_("In nobody's family")
 
 
 # --- HTML -----------------------------------------------------------------------
@@ -292,53 +387,55 @@ table { border-collapse: collapse; } td, th { padding: .2em .8em; border-bottom:
 
 
 def _line_html(c: Chronicle, line: Line) -> str:
+    tr = translator(c.lang)
     if line.death:
         body = f'<span class="death">☠ {escape(line.text)}</span>'
-    elif line.card is not None and line.text.startswith(("Player", "player")):
+    elif _played(c, line):
         cls = ' class="cancelled"' if line.cancelled_by else ""
-        body = f"{escape(c.credit(line))} played <b{cls}>{escape(line.card)}</b>"
+        body = f"{escape(c.credit(line))} played <b{cls}>{escape(line.card or '')}</b>"
     else:
-        body = escape(line.text)
+        body = escape(line.text) + (f" ({escape(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
-        body += f" (cancelled by {escape(line.cancelled_by)})"
+        body += " (" + escape(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
     if line.narration:
         body += f': <span class="narration">{escape(line.narration)}</span>'
     return f"<li>{body}</li>"
 
 
-def _ending_html(t: Tale) -> str:
-    if t.dead:
-        return f"died ({escape(t.death or 'an Untimely Death')}) with Self-Worth {t.self_worth:+d}"
-    return f"survived with Self-Worth {t.self_worth:+d}"
-
-
 def _tale_html(c: Chronicle, t: Tale) -> str:
-    items = "".join(_line_html(c, ln) for ln in t.lines) or "<li>Nothing befell them at all.</li>"
+    tr = translator(c.lang)
+    items = "".join(_line_html(c, ln) for ln in t.lines) or (
+        f"<li>{escape(tr.gendered(t.gender, NOTHING))}</li>")
     return (f'<article class="tale" data-card="{t.card}"><h3>{escape(t.name)}</h3>'
-            f'<div class="ending">{_ending_html(t)}</div><ol>{items}</ol></article>')
+            f'<div class="ending">{escape(_ending(t, tr))}</div><ol>{items}</ol></article>')
 
 
 def chronicle_html(c: Chronicle) -> str:
     """A printable page: one section per family, then the Family Values."""
-    parts = [f'<section class="family" data-player="{p}"><h2>{escape(c.who(p))}: '
-             f'{escape(c.family_names[p])} (Family Value {c.family_values[p]:+d})</h2>'
+    _ = translator(c.lang).gettext
+    parts = [f'<section class="family" data-player="{p}"><h2>{escape(_family_head(c, p))}</h2>'
              + "".join(_tale_html(c, t) for t in c.tales_of(p)) + "</section>"
              for p in range(c.players)]
     others = [t for t in c.tales if t.player is None or not 0 <= t.player < c.players]
     if others:
-        parts.append('<section class="family"><h2>In nobody\'s family</h2>'
+        parts.append(f'<section class="family"><h2>{escape(_(NOBODY))}</h2>'
                      + "".join(_tale_html(c, t) for t in others) + "</section>")
     if c.table:
-        parts.append("<section><h2>Events, responses and Stories</h2><ol>"
+        parts.append(f"<section><h2>{escape(_('Events, responses and Stories'))}</h2><ol>"
                      + "".join(_line_html(c, ln) for ln in c.table) + "</ol></section>")
+    winner = escape(_("winner"))
     rows = "".join(
         f'<tr class="{"winner" if p in c.winners else ""}"><td>{escape(c.who(p))}</td>'
         f"<td>{escape(c.family_names[p])}</td><td>{c.family_values[p]:+d}</td>"
-        f'<td>{"winner" if p in c.winners else ""}</td></tr>' for p in range(c.players))
-    parts.append('<section><h2>Family Values</h2><table id="family-values"><tr><th>player</th>'
-                 f"<th>family</th><th>Family Value</th><th></th></tr>{rows}</table></section>")
-    title = f"The chronicle of a game of {c.game.capitalize()}"
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f'<td>{winner if p in c.winners else ""}</td></tr>' for p in range(c.players))
+    parts.append(f'<section><h2>{escape(_("Family Values"))}</h2><table id="family-values"><tr>'
+                 f'<th>{escape(_("player"))}</th><th>{escape(_("family"))}</th>'
+                 f'<th>{escape(_("Family Value"))}</th><th></th></tr>{rows}</table></section>')
+    title = _title(c)
+    players = translator(c.lang).ngettext("{n} player, seed {seed}.", "{n} players, seed {seed}.",
+                                          c.players).format(n=c.players, seed=c.seed)
+    return (f'<!doctype html><html lang="{escape(c.lang)}"><head><meta charset="utf-8">'
+            f"<title>{escape(title)}</title>"
             f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>"
-            f"<p>{c.players} players, seed {c.seed}. {escape(_summary(c))}</p>"
+            f"<p>{escape(players)} {escape(_summary(c))}</p>"
             + "".join(parts) + "</body></html>\n")

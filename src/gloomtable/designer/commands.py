@@ -134,7 +134,9 @@ def replay_chronicle(record_path: Path, fmt: str, out: Path | None, narrate: boo
         _fail(f"--format must be md or html, not {fmt!r}")
     try:
         rec = GameRecord.load(record_path)
-        chron = build_chronicle(rec, narrate=narrate)
+        from gloomtable.i18n.cli_language import CLI
+
+        chron = build_chronicle(rec, narrate=narrate, lang=CLI.lang)
     except GloomtableError as exc:
         _fail(f"{record_path}: {exc}")
     text = chronicle_markdown(chron) if fmt == "md" else chronicle_html(chron)

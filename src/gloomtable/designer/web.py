@@ -31,6 +31,14 @@ def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[
     return record, names, stand_ins
 
 
+def _language(request: Request) -> str:
+    """The page's language (``?lang=``, the switch's cookie, Accept-Language): the
+    chronicle is told in it."""
+    from gloomtable.i18n.web import request_language
+
+    return request_language(request.query_params, request.cookies, request.headers)
+
+
 def add_designer_routes(app: FastAPI) -> None:
     """``/gallery``, ``/api/gallery/{set}``, ``POST /api/gallery`` and
     ``/api/tables/{id}/chronicle[.md|.html]``."""
@@ -78,14 +86,16 @@ def add_designer_routes(app: FastAPI) -> None:
         from gloomtable.designer.chronicle import build_chronicle
 
         record, names, stand_ins = _table_record(request, table_id)
-        return build_chronicle(record, seat_names=names, stand_ins=stand_ins).to_dict()
+        return build_chronicle(record, seat_names=names, stand_ins=stand_ins,
+                               lang=_language(request)).to_dict()
 
     @app.get("/api/tables/{table_id}/chronicle.md")
     async def chronicle_md(table_id: str, request: Request) -> Response:
         from gloomtable.designer.chronicle import build_chronicle, chronicle_markdown
 
         record, names, stand_ins = _table_record(request, table_id)
-        text = chronicle_markdown(build_chronicle(record, seat_names=names, stand_ins=stand_ins))
+        text = chronicle_markdown(build_chronicle(record, seat_names=names, stand_ins=stand_ins,
+                                                  lang=_language(request)))
         return Response(text, media_type="text/markdown; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
 
@@ -94,4 +104,5 @@ def add_designer_routes(app: FastAPI) -> None:
         from gloomtable.designer.chronicle import build_chronicle, chronicle_html
 
         record, names, stand_ins = _table_record(request, table_id)
-        return HTMLResponse(chronicle_html(build_chronicle(record, seat_names=names, stand_ins=stand_ins)))
+        chron = build_chronicle(record, seat_names=names, stand_ins=stand_ins, lang=_language(request))
+        return HTMLResponse(chronicle_html(chron))

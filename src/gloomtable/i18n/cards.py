@@ -100,8 +100,26 @@ class GloomTexts:
         card = self.deck.cards[index]
         return self.cards.get(card.key, {}).get(field) or getattr(card, field)
 
-    def name(self, index: int) -> str:
+    def name(self, index: int, gender: str | None = None) -> str:
+        """The card's name; for ``gender`` (of the Character it lands on) the form that
+        agrees with it: ``name_feminine`` / ``name_plural`` / ``name_masculine`` of the
+        translation file, else ``name``."""
+        if gender and self.lang != "en":
+            form = self.cards.get(self.deck.cards[index].key, {}).get(f"name_{gender}")
+            if form:
+                return str(form)
         return self._card(index, "name")
+
+    def gender(self, index: int) -> str:
+        """A Character's grammatical gender in this language: the translation file's
+        ``gender``, else the deck's, else masculine (the generic form of es and ru)."""
+        card = self.deck.cards[index]
+        return str(self.cards.get(card.key, {}).get("gender") or getattr(card, "gender", None)
+                   or "masculine")
+
+    def is_person(self, index: int) -> bool:
+        """Characters and Guests are named bare; every other card is a quoted title."""
+        return str(getattr(self.deck.cards[index].type, "value", "")) in ("character", "guest")
 
     def text(self, index: int) -> str:
         return self._card(index, "text")

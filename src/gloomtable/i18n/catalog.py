@@ -61,6 +61,24 @@ class Translator:
     def pgettext(self, context: str, message: str) -> str:
         return self.translations.pgettext(context, message)
 
+    def gendered(self, gender: str | None, message: str) -> str:
+        """``message`` in the form for a Character of ``gender`` (a message context);
+        the plain entry when the gender is masculine or unknown, or the catalogue has no
+        entry in that context."""
+        if gender:
+            found = self.translations.pgettext(gender, message)
+            if found != message or self.lang == "en":
+                return found
+        return self.translations.gettext(message)
+
+    def ngendered(self, gender: str | None, singular: str, plural: str, n: int) -> str:
+        """:meth:`gendered` for a plural pair."""
+        if gender:
+            found = self.translations.npgettext(gender, singular, plural, n)
+            if found not in (singular, plural) or self.lang == "en":
+                return found
+        return self.translations.ngettext(singular, plural, n)
+
     def player(self, seat: int) -> str:
         """"player 3" for seat 2, as people count."""
         return self.gettext("player {n}").format(n=seat + 1)

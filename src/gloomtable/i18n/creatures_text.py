@@ -95,12 +95,16 @@ class CreaturesLocalizer:
             head = _("Crazy Creatures: round {r} of {rounds}, player {p} {what} ({you})").format(
                 r=v["round"], rounds=v["rounds"], p=v["current_player"] + 1, what=what, you=you)
         lines = [head, _("Machines:")]
+        # columns as wide as this language's longest colour, Creature and Machine name
+        wc = max(len(texts.colour(m["colour"])) for m in v["machines"]) + 1
+        wk = max(len(texts.creature(m["colour"])) for m in v["machines"]) + 1
+        wm = max(len(texts.machine(side)) for side in ("plus", "minus")) + 1
         for m in v["machines"]:
             pile = " ".join(str(c["number"]) for c in m["pile"][:-1])
             top = f"[{m['top']}]" if m["top"] else _("(empty)")
             side = "plus" if m["side"] == "+" else "minus"
-            lines.append(f"  {texts.colour(m['colour']):<9}{texts.creature(m['colour']):<14} "
-                         f"{m['side']} {texts.machine(side):<18} "
+            lines.append(f"  {texts.colour(m['colour']):<{wc}}{texts.creature(m['colour']):<{wk}} "
+                         f"{m['side']} {texts.machine(side):<{wm}} "
                          + _("pile: {cards}").format(cards=(pile + " " if pile else "") + top))
         lines.append(_("Reserve: {n} face down; set aside: {m} unseen").format(
             n=v["reserve_count"], m=v["aside_count"]))

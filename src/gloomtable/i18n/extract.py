@@ -18,9 +18,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from gloomtable.i18n.catalog import DOMAIN, LANGUAGES
+from gloomtable.i18n.phrases import GENDER_CONTEXTS, GENDERED
 
 PKG = Path(__file__).resolve().parents[1]
-KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2), "NG_": None}
 METHOD_MAP = [("**/web/**.js", "javascript"), ("**.py", "python")]
 SKIP = ("rl/", "tests/")
 
@@ -33,7 +34,26 @@ def extract() -> Catalog:
         if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
             continue
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for message, where in gendered_messages():
+        for ctx in GENDER_CONTEXTS:
+            template.add(message, None, [(where, 0)], context=ctx,
+                         auto_comments=[f"The line about a Character of {ctx} gender."])
     return template
+
+
+def gendered_messages() -> list[tuple[str | tuple[str, str], str]]:
+    """Messages whose form follows a Character's gender: gendered templates of the
+    formatters and every :func:`NG_` message (Python and the page's chronicle)."""
+    import gloomtable.designer.chronicle  # noqa: F401  (fills GENDERED)
+    from gloomtable.i18n import creatures_text, gloom_text
+
+    out: list[tuple[str | tuple[str, str], str]] = []
+    for module in (gloom_text, creatures_text):
+        for t in [*module.EVENTS, *module.ACTIONS]:
+            if t.gendered:
+                out.append(((t.msgid, t.plural) if t.plural else t.msgid, module.__name__))
+    out.extend((m, "gendered") for m in sorted(GENDERED))
+    return out
 
 
 def po_file(lang: str) -> Path:

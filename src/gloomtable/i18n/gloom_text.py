@@ -10,7 +10,7 @@ from typing import Any
 
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
-from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
+from gloomtable.i18n.phrases import INT, N_, NG_, Formatter, Nn_, T, alternation, player_list
 
 EVENTS = [
     T(N_("The discard pile is shuffled into a new draw pile.")),
@@ -18,16 +18,16 @@ EVENTS = [
     T(N_("Player {p} draws a card.")),
     T(N_("Player {p} discards {card}.")),
     T(N_("Player {p} gains a free play ({freeplay}).")),
-    T(N_("{card} moves from {char} to {char2}.")),
-    T(N_("{card} leaves {char} for player {q}'s hand.")),
-    T(N_("{card} is stripped from {char}.")),
-    T(N_("{char} returns from the grave.")),
+    T(N_("{card} moves from {char} to {char2}."), subject="char2"),
+    T(N_("{card} leaves {char} for player {q}'s hand."), subject="char"),
+    T(N_("{card} is stripped from {char}."), subject="char"),
+    T(N_("{char} returns from the grave."), subject="char"),
     T(N_("Player {p} takes {card} from player {q}.")),
     T(N_("Player {p} takes a card from player {q}.")),
     T(N_("Players {p} and {q} swap hands.")),
     T(N_("Player {p} will skip their next turn.")),
     T(N_("Player {p} takes the family {family}.")),
-    T(N_("Player {p} sets {card} aside.")),
+    T(N_("Player {p} sets {card} aside."), subject="card"),
     T(N_("Player {p} takes the set-aside Characters as their family.")),
     T(Nn_("The table's cap of {n} turn is reached: the game ends and is scored as it stands.",
           "The table's cap of {n} turns is reached: the game ends and is scored as it stands."), "n"),
@@ -37,15 +37,15 @@ EVENTS = [
     T(N_("Player {p} forgoes their free plays.")),
     T(Nn_("Player {p} discards their hand ({n} card).",
           "Player {p} discards their hand ({n} cards)."), "n"),
-    T(N_("Player {p} plays {card} on {char}.")),
+    T(N_("Player {p} plays {card} on {char}."), subject="char"),
     T(N_("Player {p} plays {card}.")),
     T(N_("Player {p} lets it stand.")),
     T(N_("Player {p} answers with {card}: {card2} is cancelled.")),
-    T(N_("{char} dies: {card}.")),
+    T(N_("{char} dies: {card}."), subject="char"),
     T(N_("The game is over. Family Values: {scores}. Winner: {names}.")),
     # Gloomier (R-H2, R-H5, R-H7)
-    T(N_("Player {p} chooses {card}.")),
-    T(N_("Guest {card} waits in the middle.")),
+    T(N_("Player {p} chooses {card}."), subject="card"),
+    T(NG_("Guest {card} waits in the middle."), subject="card", gendered=True),
     T(N_("Story {card} waits in the middle.")),
     T(N_("{card} returns to the middle.")),
     T(N_("Player {p} claims the Story {card} from player {q}.")),
@@ -62,15 +62,18 @@ ACTIONS = [
     T(N_("take the family {family}")),
     T(N_("choose player {p}")),
     T(N_("discard {cardx}")),
-    T(N_("set aside {cardx}")),
-    T(N_("choose {cardx}")),
+    T(N_("set aside {cardx}"), subject="cardx"),
+    T(N_("choose {cardx}"), subject="cardx"),
     T(N_("respond with {card}")),
     T(N_("play the Event {card}")),
     T(N_("claim the Story {card}")),
-    T(N_("play {cardx} on {cardx2}")),
+    T(N_("play {cardx} on {cardx2}"), subject="cardx2"),
     T(N_("play {cardx}")),
     T(N_("{cardx}")),
 ]
+
+TITLE = N_("\u201c{title}\u201d")
+"""How a card's name is quoted as a title inside a sentence («…» in Spanish and Russian)."""
 
 FREE_PLAY = {"card": N_("any card"), "Untimely Death": N_("Untimely Death"),
              "modifier": N_("Modifier"), "event": N_("Event")}
@@ -109,32 +112,47 @@ class GloomLocalizer:
         self.deck = game.deck
         self.texts = GloomTexts(game.deck, tr.lang)
         names = self.texts.name_map()
+        index_of = {c.name: c.index for c in game.deck.cards}
         fams = self.texts.family_map()
         name_rx = alternation(names)
-
+        texts = self.texts
+        title = tr.gettext("\u201c{title}\u201d")
         middle = tr.gettext("in the middle")
 
-        def described(value: str) -> str:
+        def shown(english: str, gender: str | None = None) -> str:
+            """A Character or Guest by its bare name; any other card as a quoted title,
+            in the form agreeing with ``gender`` (of the Character it is about)."""
+            i = index_of[english]
+            if texts.is_person(i):
+                return texts.name(i)
+            return title.format(title=texts.name(i, gender))
+
+        def described(value: str, gender: str | None = None) -> str:
             m = re.match(rf"({name_rx})(?: \((.*)\))?\Z", value)
             assert m is not None
-            name = names[m.group(1)]
+            name = shown(m.group(1), gender)
             if m.group(2) is None:
                 return name
             inside = player_list(tr)(m.group(2)).replace("in the middle", middle)
             return f"{name} ({inside})"
 
+        def gender_of(value: str) -> str | None:
+            m = re.match(rf"({name_rx})", value)
+            return texts.gender(index_of[m.group(1)]) if m else None
+
         kinds = {
             "p": (INT, str), "q": (INT, str), "r": (INT, str), "n": (INT, str),
-            "card": (name_rx, names.__getitem__), "char": (name_rx, names.__getitem__),
+            "card": (name_rx, shown), "char": (name_rx, shown),
             "cardx": (rf"(?:{name_rx})(?: \([^()]*\))?", described),
             "family": (alternation(fams), fams.__getitem__),
             "freeplay": (alternation(FREE_PLAY), lambda v: tr.gettext(FREE_PLAY[v])),
             "scores": (r"-?\d+(?:, -?\d+)*", str),
             "names": (r"player \d+(?:, player \d+)*", player_list(tr)),
         }
+        agree = {"card": shown, "cardx": described}
         self.decisions = DECISIONS
-        self.events = Formatter(tr, EVENTS, kinds)
-        self.actions = Formatter(tr, ACTIONS, kinds)
+        self.events = Formatter(tr, EVENTS, kinds, agree, gender_of)
+        self.actions = Formatter(tr, ACTIONS, kinds, agree, gender_of)
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
@@ -158,12 +176,12 @@ class GloomLocalizer:
     def _character_lines(self, ch: dict[str, Any]) -> str:
         _, texts = self.tr.gettext, self.texts
         mark = "☠ " if ch["dead"] else "  "
-        icons = ", ".join(self.icon(i) for i in ch["icons"]) or _("no icons")
+        icons = ", ".join(self.icon(i) for i in ch["icons"])
         name = texts.name(ch["card"]) + (_(" (Guest)") if ch.get("guest") else "")
         out = [" {mark}{name:<32} {sw}  {pts}  {icons}".format(
             mark=mark, name=name, sw=_("Self-Worth {n}").format(n=f"{ch['self_worth']:+4d}"),
             pts=_("points {slots}").format(slots=self._slots(ch["points"], True)),
-            icons=_("icons {icons}").format(icons=icons))]
+            icons=_("icons {icons}").format(icons=icons) if icons else _("no icons"))]
         if len(ch["stack"]) > 1:
             stack = " < ".join(texts.name(c) for c in ch["stack"][1:])
             out.append("      " + _("stack (bottom to top): {cards}").format(cards=stack))

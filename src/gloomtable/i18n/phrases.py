@@ -29,13 +29,36 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+GENDERS = ("feminine", "masculine", "plural")
+"""Grammatical genders of Characters (deck data). Masculine is the catalogue's plain
+entry; ``feminine`` and ``plural`` are message contexts (``msgctxt``) of gendered lines."""
+
+GENDER_CONTEXTS = ("feminine", "plural")
+
+
+GENDERED: set[str] = set()
+"""Every message marked with :func:`NG_` (filled as modules load; read by extraction)."""
+
+
+def NG_(message: str) -> str:
+    """Mark a gendered message: extraction adds its ``feminine`` and ``plural`` contexts."""
+    GENDERED.add(message)
+    return message
+
+
 @dataclass(frozen=True)
 class Template:
-    """One engine text shape. ``plural`` names the count placeholder of a plural pair."""
+    """One engine text shape. ``plural`` names the count placeholder of a plural pair.
+
+    ``subject`` names the placeholder of the Character the line is about: card names in
+    the line agree with that Character's gender, and a ``gendered`` line picks its
+    catalogue entry by context (``pgettext``) from that gender."""
 
     msgid: str
     plural: str | None = None
     count: str | None = None
+    subject: str | None = None
+    gendered: bool = False
 
     @property
     def english(self) -> str:
@@ -43,10 +66,11 @@ class Template:
         return self.plural or self.msgid
 
 
-def T(msg: str | tuple[str, str], count: str | None = None) -> Template:
+def T(msg: str | tuple[str, str], count: str | None = None, subject: str | None = None,
+      gendered: bool = False) -> Template:
     if isinstance(msg, tuple):
-        return Template(msg[0], msg[1], count)
-    return Template(msg)
+        return Template(msg[0], msg[1], count, subject, gendered)
+    return Template(msg, subject=subject, gendered=gendered)
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -56,12 +80,18 @@ class Formatter:
     """Recognises English texts by template and re-renders them through ``tr``.
 
     ``kinds`` maps a placeholder name to (regex, converter): the regex recognises
-    the English value, the converter gives it in the reader's language."""
+    the English value, the converter gives it in the reader's language. ``agree`` maps
+    a kind to a converter that also takes the subject's gender (card names that inflect);
+    ``gender_of`` tells the gender of a subject from its English value."""
 
     def __init__(self, tr: Translator, templates: Iterable[Template],
-                 kinds: dict[str, tuple[str, Callable[[str], str]]]) -> None:
+                 kinds: dict[str, tuple[str, Callable[[str], str]]],
+                 agree: dict[str, Callable[[str, str | None], str]] | None = None,
+                 gender_of: Callable[[str], str | None] | None = None) -> None:
         self.tr = tr
         self.kinds = kinds
+        self.agree = agree or {}
+        self.gender_of = gender_of
         self.compiled: list[tuple[re.Pattern[str], Template, list[str]]] = []
         for t in templates:
             names: list[str] = []
@@ -90,11 +120,18 @@ class Formatter:
         if found is None:
             return text
         t, values = found
-        out = {n: self.kinds[n.rstrip("0123456789")][1](v) for n, v in values.items()}
+        gender = None
+        if t.subject is not None and self.gender_of is not None:
+            gender = self.gender_of(values[t.subject])
+        out = {}
+        for n, v in values.items():
+            kind = n.rstrip("0123456789")
+            out[n] = self.agree[kind](v, gender) if kind in self.agree else self.kinds[kind][1](v)
+        context = gender if t.gendered and gender in GENDER_CONTEXTS else None
         if t.plural is not None and t.count is not None:
-            pattern = self.tr.ngettext(t.msgid, t.plural, int(values[t.count]))
+            pattern = self.tr.ngendered(context, t.msgid, t.plural, int(values[t.count]))
         else:
-            pattern = self.tr.gettext(t.msgid)
+            pattern = self.tr.gendered(context, t.msgid)
         return pattern.format(**out)
 
 

@@ -2,7 +2,8 @@
 
 * :func:`web_catalog` turns a gettext catalog into the JSON ``web/i18n.js`` reads:
   ``{"English": "translation", "{n} card": {"one": ..., "few": ..., "many": ...,
-  "other": ...}}``, plural forms keyed by the ``Intl.PluralRules`` categories of the
+  "other": ...}, "feminine\\x04English": "translation"}`` (a message in a context
+  under gettext's own key), plural forms keyed by the ``Intl.PluralRules`` categories of the
   language (worked out from Babel's CLDR data, so JS and gettext agree).
 * :func:`request_language` picks a request's language: ``?lang=``, then the
   ``gloomtable_lang`` cookie the page's language switch sets, then Accept-Language.
@@ -41,6 +42,11 @@ def web_catalog(lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for msg in cat:
         if not msg.id or msg.fuzzy:
+            continue
+        if msg.context:  # gettext's own key for a message in a context: "context\x04English"
+            key = f"{msg.context}\x04{msg.id if isinstance(msg.id, str) else msg.id[0]}"
+            if isinstance(msg.string, str) and msg.string:
+                out[key] = msg.string
             continue
         if isinstance(msg.id, tuple):
             forms = msg.string if isinstance(msg.string, tuple) else (msg.string,)

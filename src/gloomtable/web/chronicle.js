@@ -4,7 +4,7 @@
 // it by replaying the table's record (GET /api/tables/<id>/chronicle).
 
 import { h, replace } from "./dom.js";
-import { _, withSeatNames } from "./i18n.js";
+import { _, pgettext, withSeatNames } from "./i18n.js";
 
 const told = new Map(); // table id -> section element (fetched once)
 
@@ -25,12 +25,13 @@ function lineItem(c, line) {
 }
 
 function tale(c, t) {
+  // the ending agrees with the Character's grammatical gender (catalogue contexts)
   const ending = t.dead
-    ? _("died ({death}) with Self-Worth {sw}", { death: t.death || _("an Untimely Death"), sw: signed(t.self_worth) })
-    : _("survived with Self-Worth {sw}", { sw: signed(t.self_worth) });
+    ? pgettext(t.gender, "died ({death}) with Self-Worth {sw}", { death: t.death || _("an Untimely Death"), sw: signed(t.self_worth) })
+    : pgettext(t.gender, "survived with Self-Worth {sw}", { sw: signed(t.self_worth) });
   return h("article", { class: "tale", "data-card": t.card },
     h("h4", {}, t.name, " ", h("span", { class: "ending" }, ending)),
-    t.lines.length ? h("ol", {}, t.lines.map((ln) => lineItem(c, ln))) : h("p", {}, _("Nothing befell them at all.")));
+    t.lines.length ? h("ol", {}, t.lines.map((ln) => lineItem(c, ln))) : h("p", {}, pgettext(t.gender, "Nothing befell them at all.")));
 }
 
 function render(c) {

@@ -21,6 +21,13 @@ export function _(english, args) {
   return fill(typeof t === "string" && t ? t : english, args);
 }
 
+/** The form of an English text for a context, e.g. a Character's grammatical gender
+ *  ("feminine", "plural"): the catalogue's "context\u0004English" entry, else _(english). */
+export function pgettext(context, english, args) {
+  const t = context ? catalog[`${context}\u0004${english}`] : undefined;
+  return typeof t === "string" && t ? fill(t, args) : _(english, args);
+}
+
 /** A text with a count: singular or plural English, or the catalogue's plural form.
  *  {n} in the text is replaced by n. */
 export function ngettext(singular, plural, n, args) {
