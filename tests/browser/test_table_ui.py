@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -327,3 +328,127 @@ def test_connection_banner_and_seat_names(browser: Any, tmp_path: Path) -> None:
             errors.check()
         finally:
             ctx.close()
+
+
+KEYBOARD_FOCUS = """() => {
+  const a = document.activeElement;
+  if (!a) return '';
+  if (a.matches('.hand-card.playable')) return 'card';
+  return a.tagName + '.' + a.className;
+}"""
+
+
+@pytest.mark.slow
+def test_a_whole_two_player_game_by_keyboard_alone(browser: Any, server: ServerProcess) -> None:
+    """Tab to a card, Enter picks it, a number key takes a choice, Escape puts a card
+    back; the response windows stand on their own. No mouse from seat to end screen."""
+    table = new_table(server, "gloom", 2, seed=23)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30_000)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(server.url + table["invites"][0]["link"])
+        page.wait_for_selector("[data-testid=hand] .hand-card")
+        rng = random.Random(11)
+        decisions = escapes = 0
+        while wait_my_turn_or_end(page, timeout=30_000):
+            st = page_state(page)
+            assert st is not None
+            before = st["state_id"]
+            playable = page.locator(".hand-card.playable").count()
+            if playable and (rng.random() < 0.85 or not page.locator(".prompt button.choice").count()):
+                for _ in range(80):  # Tab along the focus order to a card that can be played
+                    page.keyboard.press("Tab")
+                    if page.evaluate(KEYBOARD_FOCUS) == "card":
+                        break
+                else:
+                    raise AssertionError("Tab never reached a playable card")
+                assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
+                page.keyboard.press("Enter")
+                page.wait_for_selector(".hand-card.selected")
+                if escapes < 2:  # Escape goes back, then the card is picked again
+                    page.keyboard.press("Escape")
+                    page.wait_for_selector(".hand-card.selected", state="detached")
+                    escapes += 1
+                    continue
+            if page_state(page)["state_id"] != before:
+                continue  # the window stood on its own meanwhile
+            n = page.locator(".prompt button.choice").count()
+            if n:
+                page.keyboard.press(str(rng.randrange(min(n, 9)) + 1))
+            page.wait_for_function(f"() => window.gloomtablePage.msg.state_id !== {before}"
+                                   " || window.gloomtablePage.pending")
+            decisions += 1
+            assert decisions < 400
+        page.wait_for_selector("[data-testid=final-values]")
+        assert page_state(page)["over"]
+        assert decisions > 5
+        errors.check()
+    finally:
+        ctx.close()
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+            for v in found if v.get("impact") in ("serious", "critical")]
+
+
+def finished_table(server: ServerProcess, seed: int) -> dict[str, Any]:
+    """A 2-seat Gloom table whose person is away from the start, so the stand-in bot
+    plays their seat to the end; their invite link then opens the end screen."""
+    r = httpx.post(server.url + "/api/tables", json={
+        "game": "gloom", "seed": seed, "bot_delay_ms": 0, "replace_absent": True, "absent_after": 0,
+        "seats": [{"kind": "person", "name": "Ada", "level": "medium"},
+                  {"kind": "bot", "name": "Bot 1", "level": "medium"}]})
+    assert r.status_code in (200, 201), r.text
+    table = dict(r.json())
+    deadline = time.monotonic() + 60
+    while not httpx.get(f"{server.url}/api/tables/{table['id']}").json()["over"]:
+        assert time.monotonic() < deadline, "the stand-in never finished the game"
+        time.sleep(0.1)
+    return table
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("es-ES", "es"), ("ru-RU", "ru")])
+def test_axe_finds_nothing_serious_on_lobby_table_and_end_screen(browser: Any, server: ServerProcess,
+                                                                 locale: str, lang: str) -> None:
+    done = finished_table(server, seed=61)
+    ctx = browser.new_context(locale=locale, viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30_000)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=create]")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert serious_violations(page) == [], "lobby"
+        shoot(page, "lobby" if lang == "en" else f"lobby-{lang}")
+
+        table = new_table(server, "gloom", 3, seed=62)
+        page.goto(server.url + table["invites"][0]["link"])
+        page.wait_for_selector("[data-testid=hand] .hand-card")
+        rng = random.Random(2)
+        for _ in range(6):
+            if not wait_my_turn_or_end(page):
+                break
+            click_any_choice(page, rng)
+        assert wait_my_turn_or_end(page)
+        assert serious_violations(page) == [], "table"
+        if lang != "en":
+            shoot(page, f"gloom-table-{lang}")
+
+        page.goto(server.url + done["invites"][0]["link"])
+        page.wait_for_selector("[data-testid=final-values]")
+        page.wait_for_selector("[data-testid=chronicle][data-ready='1']")
+        assert serious_violations(page) == [], "end screen"
+        if lang == "en":
+            shoot(page, "gloom-end")
+        errors.check()
+    finally:
+        ctx.close()

@@ -248,7 +248,7 @@ export class GloomBoard {
           _("Just played: {card}", { card: this.face(last.card).name }),
           last.covered !== undefined ? h("span", { class: "covered" }, " ",
             _("(covers {card})", { card: this.face(last.covered).name })) : null) : null,
-        !compact && live.length ? h("ul", { class: "live" }, h("span", {}, _("Live effects:")), live) : null,
+        !compact && live.length ? h("div", { class: "live" }, h("span", {}, _("Live effects:")), h("ul", {}, live)) : null,
         !compact && n > 1 ? h("div", { class: "layers", "data-testid": `layers-${c.card}` },
           h("button", { type: "button", class: "layer-down", "aria-label": _("Fewer layers"),
             onclick: (ev) => { ev.stopPropagation(); step(-1); }, disabled: shown <= 1 }, "\u25C0"),

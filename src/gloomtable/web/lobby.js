@@ -145,12 +145,14 @@ export class Lobby {
     const n = Number(this.els.players.value);
     const rows = [];
     for (let i = 0; i < n; i++) {
-      const kind = h("select", { class: "seat-kind", "data-testid": `seat-kind-${i}` },
+      const kind = h("select", { class: "seat-kind", "data-testid": `seat-kind-${i}`,
+        "aria-label": _("Seat {n}", { n: i + 1 }) },
         h("option", { value: "person", selected: i === 0 }, _("a person")),
         h("option", { value: "open" }, _("an open seat (anyone may join)")),
         h("option", { value: "bot", selected: i > 0 }, _("a bot")));
       const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}`,
-        title: _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)") },
+        title: _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)"),
+        "aria-label": _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)") },
         this.info.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
       const name = h("input", { type: "text", class: "seat-name", maxlength: 40, "data-testid": `seat-name-${i}`,
         placeholder: _("name (optional)"), value: i === 0 ? savedName() : "" });
