@@ -32,6 +32,9 @@ def serve(
     abandoned_table_expiry: Annotated[float, typer.Option(
         min=0, help="Seconds before an unfinished table with no page open and no move is deleted.")
     ] = _D.abandoned_expiry,
+    finished_table_keep: Annotated[float, typer.Option(
+        min=0, help="Seconds a finished table stays in memory after its last page leaves.")
+    ] = _D.finished_keep,
     bot_workers: Annotated[int, typer.Option(min=1, help="Threads for bot searches.")] = _D.bot_workers,
     bot_only_min_delay_ms: Annotated[int, typer.Option(
         min=0, help="Least pause before each move at a table where only bots sit.")
@@ -42,5 +45,6 @@ def serve(
 
     lobby = LobbySettings(allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
                           idle_expiry=idle_table_expiry, abandoned_expiry=abandoned_table_expiry,
+                          finished_keep=finished_table_keep,
                           bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms)
     run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby)

@@ -43,7 +43,7 @@ class LobbySettings:
     """Seconds a finished table stays in memory after its last page leaves
     (then it is read from the store on demand)."""
     sweep_every: float = 15.0
-    """How often the lobby looks for tables to let go of."""
+    """How often the lobby looks for tables to let go of (more often when an expiry is shorter)."""
     build_timeout: float = 5.0
     """Seconds building a new game may take before the creation is refused."""
     build_workers: int = 2
@@ -67,6 +67,8 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
                         help="delete an unfinished table nobody has taken a seat at or watched after this")
     parser.add_argument("--abandoned-table-expiry", type=float, default=d.abandoned_expiry, metavar="SECONDS",
                         help="delete an unfinished table with no page open and no move after this")
+    parser.add_argument("--finished-table-keep", type=float, default=d.finished_keep, metavar="SECONDS",
+                        help="keep a finished table in memory this long after its last page leaves")
     parser.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
                         help="threads for bot searches")
     parser.add_argument("--bot-only-min-delay-ms", type=int, default=d.bot_only_min_delay_ms, metavar="MS",
@@ -78,11 +80,13 @@ def lobby_settings(args: argparse.Namespace) -> LobbySettings:
     for name in ("max_open_tables", "bot_workers"):
         if getattr(args, name) < 1:
             raise SystemExit(f"error: --{name.replace('_', '-')} must be at least 1")
-    for name in ("idle_table_expiry", "abandoned_table_expiry", "bot_only_min_delay_ms"):
+    for name in ("idle_table_expiry", "abandoned_table_expiry", "finished_table_keep",
+                 "bot_only_min_delay_ms"):
         if not getattr(args, name) >= 0:
             raise SystemExit(f"error: --{name.replace('_', '-')} must not be negative")
     return LobbySettings(allow_fixed_deals=args.allow_fixed_deals, max_open_tables=args.max_open_tables,
                          idle_expiry=args.idle_table_expiry, abandoned_expiry=args.abandoned_table_expiry,
+                         finished_keep=args.finished_table_keep,
                          bot_workers=args.bot_workers, bot_only_min_delay_ms=args.bot_only_min_delay_ms)
 
 
@@ -135,7 +139,9 @@ class Lobby:
 
     def start(self) -> None:
         """Begin letting go of expired and finished tables (needs the running loop)."""
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        s = self.settings
+        every = min(s.sweep_every, max(0.2, min(s.idle_expiry, s.abandoned_expiry, s.finished_keep) / 4))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(every))
 
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its record; returns how many."""
@@ -314,9 +320,9 @@ class Lobby:
                      expired, dropped)
         return expired, dropped
 
-    async def _sweep_forever(self) -> None:
+    async def _sweep_forever(self, every: float) -> None:
         while True:
-            await asyncio.sleep(self.settings.sweep_every)
+            await asyncio.sleep(every)
             try:
                 self.sweep()
             except Exception:  # the sweeper must outlive one bad table
