@@ -373,7 +373,8 @@ def test_row8_a_persons_move_never_waits_behind_bot_searches(tmp_path: Path) -> 
             create(srv, seats=[{"kind": "bot", "level": "hard"}] * 5, bot_delay_ms=0)
         time.sleep(1.0)
         loaded = sorted(person_round_trips(srv, 40))
-        busy = moves_seen(srv, create(srv, seats=[{"kind": "bot", "level": "hard"}] * 5, bot_delay_ms=0)["id"], 2)
+        late = create(srv, seats=[{"kind": "bot", "level": "hard"}] * 5, bot_delay_ms=0)
+        busy = moves_seen(srv, late["id"], 2)
     p50, p90 = loaded[len(loaded) // 2], loaded[int(len(loaded) * 0.9)]
     print(f"person round trip: quiet p50 {quiet[len(quiet) // 2] * 1000:.1f} ms; "
           f"with 13 hard-bot tables p50 {p50 * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms; bot moves {busy}")
@@ -387,8 +388,8 @@ def test_row8_a_persons_move_never_waits_behind_bot_searches(tmp_path: Path) -> 
 def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: ServerProcess) -> None:
     """Bea never comes; a bot stands in for her (replace_absent) and narrates its plays
     (R-G27). The log and the chronicle credit the stand-in, never Bea herself."""
-    t = create(fixed, seats=[{"kind": "person", "name": "Bea"}, {"kind": "bot", "level": "random", "name": "Cy"}],
-               replace_absent=True, absent_after=0, bot_delay_ms=0, seed=3)
+    seats = [{"kind": "person", "name": "Bea"}, {"kind": "bot", "level": "random", "name": "Cy"}]
+    t = create(fixed, seats=seats, replace_absent=True, absent_after=0, bot_delay_ms=0, seed=3)
     with ws(fixed, t["id"]) as sock:
         for _ in range(5000):
             msg = json.loads(sock.recv(timeout=30))

@@ -21,7 +21,7 @@ CODES = {
     "stale_state": "the action was chosen in an older state",
     "illegal_action": "the engine does not allow that action now",
     "game_over": "the game is over",
-    "no_open_seat": "every seat of that table is taken",
+    "no_open_seat": "no open seat of that table is left to join",
     "not_over": "the game is not over yet",
     "broken_table": "the table's record does not replay",
     "bad_table": "the table options cannot be played",
