@@ -163,7 +163,9 @@ def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("on_timeout", ["bot", "pass"])
 def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout: str) -> None:
-    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], turn_timer=1, on_timeout=on_timeout,
+    # the stand-in is "easy", which plays rather than passes when it can (bots draw their own
+    # randomness, not the deal's, so a random one might pass)
+    t = create(server, seats=[{"kind": "person", "level": "easy"}] * 2, turn_timer=1, on_timeout=on_timeout,
                seed=2)
     with ws_for(server, t, None) as spectator:
         first = next_state(spectator)
