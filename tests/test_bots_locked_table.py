@@ -115,3 +115,18 @@ def test_five_player_classic_games_with_medium_bots_seldom_reach_the_cap():
     """Before the locked-table rule about one 5-player game in eight stalled."""
     report = simulate("gloom", {"players": 5}, games=150, seed=1, bots=["medium"])
     assert report.capped / report.games <= 0.01
+
+
+def test_medium_bot_discards_a_hand_it_cannot_play_instead_of_passing(tmp_path):
+    """R-G11 (2nd edition): discarding the whole hand is a play; with only Deaths in
+    hand and nobody below zero, passing would wait for ever (two such hands stalled
+    2-player games), while the discard refills the hand at the draw (R-G14)."""
+    path = tmp_path / "locked.toml"
+    path.write_text(DECK, encoding="utf-8")
+    game = make_game("gloom", {"players": 2, "sets": [str(path)], "first_player": 0})
+    s = pass_setup(game.new_initial_state(0))
+    set_hand(s, 0, ["death-0", "death-1"])
+    assert s.draw_pile  # the Modifiers wait there
+    assert {s.codec.decode(a).kind for a in s.legal_actions()} == {Kind.PASS, Kind.DISCARD_HAND}
+    a = bot_action(make_bot("medium", "gloom", 0), s, s.legal_actions())
+    assert s.codec.decode(a).kind is Kind.DISCARD_HAND

@@ -14,6 +14,10 @@ ties). What it weighs:
   ahead and delays when behind.
 - *Responses* are kept for what matters: a Death or a big swing that helps an
   opponent; small cancellations are not worth the card.
+- *A stuck hand*: when no card in hand can be played, it discards (the whole
+  hand, or in the 1st edition one card) rather than pass, so the hand refills
+  at the draw; two players each holding only Deaths nobody can take used to
+  pass until the turn cap.
 - *A locked table*: once every Modifier lies on a stack, Self-Worth can change
   only through Events, so the game ends only through Deaths. Holding Deaths back
   then stalls the table for good (most 5-player stalls were exactly this:
@@ -80,6 +84,8 @@ class GloomHeuristicBot:
 
     def scores(self, view: dict[str, Any], legal: list[int]) -> list[float]:
         t = _Table(view)
+        t.stuck_hand = t.kind == "play" and not any(
+            t.codec.decode(a).kind in (Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY) for a in legal)
         return [t.score(a) for a in legal]
 
 
@@ -104,6 +110,9 @@ class _Table:
         self.ahead = all(self.values[self.me] < self.values[p] for p in others)
         self.late = view.get("draw_pile", 99) < 15
         self.locked = self._locked(game.deck.cards)
+        self.stuck_hand = False
+        """No card in hand can be played now: passing only waits for a change that,
+        if every hand is stuck alike, never comes; a discard refills the hand."""
 
     def _locked(self, cards: tuple[Card, ...]) -> bool:
         """Every Modifier of the deck lies on some stack (nothing but Events can
@@ -157,10 +166,14 @@ class _Table:
             return self._choose_card(dec.card)
         if dec.kind is Kind.DISCARD_HAND:
             hand = [self._card_worth(self.cards[c]) for c in self.view.get("hand") or []]
+            if self.stuck_hand and (self.view.get("draw_pile", 0) or self.view.get("discard")):
+                return 0.5
             if self.view.get("draw_pile", 1) == 0 and len(self.view.get("discard", [])) < 5:
                 return 0.5
             return 0.4 if max(hand, default=0) < 1.2 else -3.0
         if dec.kind is Kind.DISCARD_ONE:
+            if self.stuck_hand:  # 1st edition: let the least useful card go
+                return 0.5 - self._card_worth(self.cards[dec.card]) / 50
             return 0.2 - self._card_worth(self.cards[dec.card]) / 5
         if dec.kind is Kind.CHOOSE_FAMILY:
             return 0.0

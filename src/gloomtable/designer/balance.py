@@ -21,6 +21,7 @@ from typing import Any
 
 from gloomtable.bots import bot_action, make_bot
 from gloomtable.designer.facts import GameFacts, analyse
+from gloomtable.designer.playtest import CAPPED_WARN, REASONS
 from gloomtable.engine import ConfigError, Game
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
@@ -224,6 +225,14 @@ def figures(run: BalanceRun, deck: Any) -> dict[str, Any]:
             "player_games_claimed": len(claimed),
             "win_share_claimed": statistics.fmean(claimed) if claimed else None,
         })
+    capped = sum(1 for f in facts if f.capped)
+    reasons = Counter(f.cap_reason for f in facts if f.cap_reason)
+    cap_warning = None
+    if g and capped / g > CAPPED_WARN:
+        key, k = reasons.most_common(1)[0] if reasons else ("", 0)
+        cap_warning = (f"{capped / g:.1%} of games stopped at the turn cap (more than "
+                       f"{CAPPED_WARN:.0%}); likely reason: "
+                       f"{REASONS.get(key, 'unknown')} ({k} of {capped} capped games)")
     tested = [e for e in cards if e["p_value"] is not None]
     threshold = ALPHA / max(1, len(tested))
     for e in tested:
@@ -236,7 +245,10 @@ def figures(run: BalanceRun, deck: Any) -> dict[str, Any]:
         "games": g,
         "seed": run.seed,
         "bots": run.bots,
-        "capped_games": sum(1 for f in facts if f.capped),
+        "capped_games": capped,
+        "capped_share": capped / g if g else 0.0,
+        "cap_reasons": dict(reasons),
+        "cap_warning": cap_warning,
         "win_share_by_seat": _seat_shares([f.win_shares for f in facts], n),
         "win_share_by_turn_order": _seat_shares(by_position, n),
         "rounds": {

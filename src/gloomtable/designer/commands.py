@@ -113,6 +113,8 @@ def balance(
         records.mkdir(parents=True, exist_ok=True)
         for rec in run.records:
             rec.save(records / f"gloom-{rec.seed}.json")
+    if fig.get("cap_warning"):
+        err.print(f"warning: {fig['cap_warning']}", highlight=False, markup=False)
     if out is not None:
         _write(out, render_report(fig))
         err.print(f"report: {out}", highlight=False, markup=False)
@@ -186,6 +188,47 @@ def check_findings(decks: list[Any], paths: list[str], strict: bool, simulate: i
     print(f"{len(errors)} error(s), {len(warnings)} warning(s)"
           + (" (--strict: warnings count as errors)" if strict and warnings else ""))
     return 1 if errors or (strict and warnings) else 0
+
+
+def is_creature_set(path: str) -> bool:
+    """Whether ``path`` names a Crazy Creatures set (shipped or a variant file):
+    such a file has top-level ``colours`` and ``numbers`` and no ``[set]`` table."""
+    import tomllib
+
+    if path == "creatures":
+        return True
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return "set" not in data and "colours" in data and "numbers" in data
+
+
+def check_creature_set(path: str, strict: bool) -> int:
+    """``gloom deck check`` on a Crazy Creatures set: the schema and the shape the
+    rules need (R-C1, R-C7), then what it means for play. Returns the exit code."""
+    from gloomtable.games.creatures.cards import CREATURE_SET, CreatureSetError, load_set
+
+    try:
+        found = CREATURE_SET if path == "creatures" else load_set(path)
+    except CreatureSetError as exc:
+        err.print(str(exc), highlight=False, markup=False)
+        return 1
+    by_number = {c.number: c.penalty for c in found.creatures}
+    print(f"{found.source}: {found.name} is a valid Crazy Creatures set (id {found.id!r})")
+    print(f"  creatures: {len(found.creatures)} ("
+          + ", ".join(f"{c.key} {c.creature}" for c in found.colours) + ")")
+    print("  penalty by number: " + ", ".join(f"{n}: {p}" for n, p in sorted(by_number.items())))
+    print(f"  machines: + {found.plus.name} / - {found.minus.name}")
+    warnings = []
+    if not any(by_number.values()):
+        warnings.append(f"{found.source}: numbers: field penalty: every card costs 0 penalty "
+                        "points, so a round scores only the -3 for going out (R-C10): every "
+                        "game ends 0 to 0 but for that; give some numbers a penalty")
+    for line in warnings:
+        print(f"warning: {line}")
+    print(f"0 error(s), {len(warnings)} warning(s)")
+    return 1 if strict and warnings else 0
 
 
 def register(app: typer.Typer, deck_app: typer.Typer) -> None:

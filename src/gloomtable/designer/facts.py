@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from gloomtable.designer.playtest import cap_reason
 from gloomtable.engine import Game
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
@@ -59,6 +60,8 @@ class GameFacts:
     """Stories claimed (R-H5), as [story card, player], in order."""
     follows: dict[int, int] = field(default_factory=dict)
     """How often each Guest followed a card into another family (R-H7)."""
+    cap_reason: str | None = None
+    """Why a capped game stopped (a key of :data:`gloomtable.designer.playtest.REASONS`)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -165,5 +168,5 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
         rounds=int(result.details.get("rounds", 0)), turns=int(result.details.get("turns", 0)),
         capped=bool(result.capped), family_values=list(result.scores),
         win_shares=result.returns(), drawn=dict(drawn), plays=plays, claims=claims,
-        follows=dict(follows),
+        follows=dict(follows), cap_reason=cap_reason(state) if result.capped else None,
     )

@@ -11,6 +11,7 @@ from html import escape
 from typing import Any
 
 CSS = """
+.warning { background: #fff3cd; border: 1px solid #d9a400; padding: .5em .8em; }
 body { font: 15px/1.45 Georgia, 'Times New Roman', serif; margin: 2em auto; max-width: 72em;
        color: #222; background: #fbf8f1; padding: 0 1em; }
 h1, h2 { font-weight: normal; border-bottom: 1px solid #bbb; }
@@ -184,6 +185,12 @@ def _backs_section(fig: dict[str, Any]) -> str:
             f"<th>win share if claimed</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
+def _cap_warning(fig: dict[str, Any]) -> str:
+    """The same warning as ``gloom deck check --simulate``: too many capped games."""
+    warning = fig.get("cap_warning")
+    return f'<p class="warning"><b>Warning:</b> {escape(warning)}</p>' if warning else ""
+
+
 def render_report(fig: dict[str, Any]) -> str:
     """The whole report page."""
     n, games = fig["players"], fig["games"]
@@ -203,7 +210,7 @@ def render_report(fig: dict[str, Any]) -> str:
 {escape(", ".join(deck["sets"]))}; run seed {fig["seed"]}
 ({fig["capped_games"]} game(s) ended at the turn cap). Every game can be replayed:
 <code>gloom simulate</code> with the same seed plays the same games.</p>
-
+{_cap_warning(fig)}
 <h2>Who wins</h2>
 <div class="charts">
 <figure>{bar_chart_ci(fig["win_share_by_seat"], "seat", 1 / n)}

@@ -1,0 +1,58 @@
+"""``gloom deck check --simulate N`` and the balance report's capped-games warning,
+on the example deck with too few Deaths and on the classic set (real games between
+``medium`` bots, in real worker processes)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gloomtable.designer.balance import figures, run_balance
+from gloomtable.designer.playtest import REASONS
+from gloomtable.games.gloom.deck import load_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "too-few-deaths.toml"
+GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
+
+
+def check(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GLOOM, "deck", "check", *args], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+
+
+@pytest.mark.slow
+def test_simulate_warns_on_a_deck_with_too_few_deaths_with_the_capped_share() -> None:
+    proc = check("--simulate", "30", "--workers", "2", str(EXAMPLE))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "field count: 6 Untimely Deaths" in out  # the static warning
+    line = next(ln for ln in out.splitlines() if ln.startswith("  2 players: capped "))
+    share = float(line.split("capped ")[1].split("%")[0])
+    assert share > 2.0
+    assert "stopped at the turn cap (more than 2%); likely reason: " in out
+    assert any(text in out for text in REASONS.values())
+    assert "0 error(s), 2 warning(s)" in out
+    assert check("--strict", "--simulate", "30", str(EXAMPLE)).returncode == 1
+
+
+@pytest.mark.slow
+def test_simulate_on_classic_reports_every_table_size_and_no_warning() -> None:
+    proc = check("--simulate", "30", "classic")
+    assert proc.returncode == 0, proc.stderr
+    for n in (2, 3, 4, 5):
+        assert f"  {n} players: capped " in proc.stdout
+    assert "warning" not in proc.stdout
+    assert "0 error(s), 0 warning(s)" in proc.stdout
+
+
+@pytest.mark.slow
+def test_balance_report_shows_the_same_capped_share_and_warning() -> None:
+    run = run_balance([str(EXAMPLE)], 2, 12, seed=1, bots=["medium"], workers=2)
+    fig = figures(run, load_deck(EXAMPLE))
+    assert fig["capped_share"] == fig["capped_games"] / 12 > 0.02
+    assert sum(fig["cap_reasons"].values()) == fig["capped_games"]
+    assert "stopped at the turn cap" in fig["cap_warning"]
