@@ -111,9 +111,15 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
         # narration is what people (and bots) say about a play: their words, not translated
         log = " ".join(page.locator(".log-entry:not(.narration)").all_inner_texts())
         # seat numbers in the server's lines become the seats' names (issue 18)
-        seats = [s["name"] for s in page.evaluate("() => window.gloomtablePage.msg.seats")]
+        # (the server's default names, "Player 1" and "Bot 2 (medium)", in the page's language)
+        seats = page.evaluate("() => window.gloomtablePage.msg.seats.map((s, i) => "
+                              "window.gloomtablePage.seatName(i))")
+        assert not any(name.startswith("Player ") or "(medium)" in name for name in seats), seats
         assert all(name in log for name in seats), (seats, log[:500])
-        assert not re.search(r"(?i)(игрок[а-я]* \d|jugador \d)", log), log[:500]
+        unnamed = log
+        for name in seats:  # a default name is itself "Игрок 1" / "Jugador 1"
+            unnamed = unnamed.replace(name, "")
+        assert not re.search(r"(?i)(игрок[а-я]* \d|jugador \d)", unnamed), log[:500]
         assert " plays " not in log, log[:500]
         shoot(page, f"gloom-table-{lang}", full_page=True)
         assert not errors, errors
@@ -158,3 +164,55 @@ def test_the_server_negotiates_and_serves_catalogues(server: ServerProcess) -> N
     es_rules = httpx.get(server.url + "/api/rules/creatures", headers={"Accept-Language": "es"})
     assert es_rules.status_code == 200 and "Las locas criaturas" in es_rules.text
     assert httpx.get(server.url + "/api/rules/chess").status_code == 404
+
+
+RU_PREPOSITIONS = ("в", "во", "на", "с", "со", "к", "ко", "от", "у", "из", "за", "о", "об", "по", "для",
+                   "без", "до", "при", "про", "над", "под", "перед", "через")
+ES_ARTICLES = ("el", "la", "los", "las", "un", "una", "al", "del")
+
+
+def people(lang: str) -> list[str]:
+    """The translated names of the classic Characters."""
+    import tomllib
+    from importlib import resources
+
+    english = tomllib.loads(resources.files("gloomtable.games.gloom.sets").joinpath(
+        "classic.toml").read_text(encoding="utf-8"))
+    data = read_translation("classic.toml", lang)
+    return [data["cards"][c["id"]]["name"] for c in english["characters"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("locale", "lang"), [("ru-RU", "ru"), ("es-ES", "es")])
+def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: ServerProcess, locale: str,
+                                                   lang: str) -> None:
+    """Issue 23: the log of a game half played, in the page: every line translated, card
+    names as quoted titles, Characters after an arrow or a colon (never a Russian
+    preposition before a name in the nominative, never a Spanish article before a name),
+    no placeholder or Markdown mark. Screenshot: docs/screenshots/gloom-log-<lang>.png."""
+    ctx, page, errors = new_page(browser, locale)
+    try:
+        gloom_table(page, server.url, seed=17)
+        for seed in (3, 4, 5):
+            a_few_plays(page, seed=seed)
+        page.wait_for_function("document.querySelectorAll('[data-testid=log] .log-entry').length >= 12")
+        lines = page.locator("[data-testid=log] .log-entry:not(.narration)").all_inner_texts()
+        text = "\n".join(lines)
+        assert "«" in text and "→" in text, text[:800]
+        for line in lines:
+            for mark in ("{", "}", "**", "__", "Player ", " plays "):
+                assert mark not in line, f"{mark!r} in {line!r}"
+            for name in people(lang):
+                if lang == "ru":
+                    preps = "|".join(RU_PREPOSITIONS)
+                    bad = re.search(rf"(?<!\w)(?:{preps})\s+{re.escape(name)}", line, re.IGNORECASE)
+                else:
+                    arts = "|".join(ES_ARTICLES)
+                    bad = re.search(rf"(?<!\w)(?:{arts})\s+{re.escape(name)}", line, re.IGNORECASE)
+                assert bad is None, f"{lang}: {line!r}"
+        box = page.locator("#side-panel").bounding_box()
+        if box:
+            shoot(page, f"gloom-log-{lang}", clip=box)
+        assert not errors, errors
+    finally:
+        ctx.close()

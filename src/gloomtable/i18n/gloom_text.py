@@ -96,6 +96,9 @@ DECISIONS = {
 
 MIDDLE = N_("in the middle")
 
+DEAD = NG_("dead")
+"""The page's mark on a dead Character; it agrees with the Character's gender."""
+
 ICONS = {"beast": N_("beast"), "death": N_("death"), "duck": N_("duck"), "goblet": N_("goblet"),
          "lucre": N_("lucre"), "romance": N_("romance"), "murder": N_("murder"),
          "investigation": N_("investigation")}

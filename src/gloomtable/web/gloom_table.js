@@ -6,8 +6,13 @@
 // Any card zooms (hover, focus, long press): the page's zoom shows it in words.
 
 import { h, replace } from "./dom.js";
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, pgettext } from "./i18n.js";
 import { cardBackSVG, cardDetails, cardLabel, cardSVG, iconLabel, ICONS, stackSVG, typeLabel } from "./cards.js";
+
+/** "dead" agreeing with the Character's grammatical gender (its face, the bottom card). */
+function deadWord(faces) {
+  return pgettext(faces.length ? faces[0].gender : null, "dead");
+}
 
 const DECISIONS = {
   play: () => _("play a card, or pass"),
@@ -188,7 +193,7 @@ export class GloomBoard {
   characterLabel(c, faces) {
     const parts = [c.name, c.guest ? _("Guest") : _("Character"),
       _("Self-Worth {points}", { points: signed(c.self_worth) })];
-    if (c.dead) parts.push(_("dead"));
+    if (c.dead) parts.push(deadWord(faces));
     if (c.icons && c.icons.length) parts.push(_("icons: {icons}", { icons: c.icons.map(iconLabel).join(", ") }));
     if (faces.length > 1) {
       parts.push(ngettext("{n} card on the stack: {names}", "{n} cards on the stack: {names}", faces.length,
@@ -202,7 +207,7 @@ export class GloomBoard {
     const n = faces.length;
     const last = this.lastPlay && this.lastPlay.char === c.card ? this.lastPlay : null;
     const head = h("div", { class: "zoom-stack-head" }, h("strong", {}, c.name), " ",
-      _("Self-Worth {points}", { points: signed(c.self_worth) }), c.dead ? ` \u2620 ${_("dead")}` : "",
+      _("Self-Worth {points}", { points: signed(c.self_worth) }), c.dead ? ` \u2620 ${deadWord(faces)}` : "",
       c.icons && c.icons.length ? ` \u00B7 ${c.icons.map(iconLabel).join(", ")}` : "");
     const cards = faces.map((f, i) => {
       let note = n > 1 ? _("layer {k} of {n}", { k: i + 1, n }) : "";
@@ -242,7 +247,7 @@ export class GloomBoard {
         h("div", { class: "self-worth", "data-testid": `self-worth-${c.card}` },
           h("span", { class: "sw-label" }, _("Self-Worth")), " ",
           h("span", { class: "sw-value" }, signed(c.self_worth))),
-        c.dead ? h("div", { class: "dead-mark" }, "\u2620 ", _("dead")) : null,
+        c.dead ? h("div", { class: "dead-mark" }, "\u2620 ", deadWord(faces)) : null,
         icons.length ? h("div", { class: "icons" }, icons) : null,
         last ? h("div", { class: "last-note", "data-testid": `last-play-${c.card}` },
           _("Just played: {card}", { card: this.face(last.card).name }),

@@ -82,6 +82,17 @@ const SEAT_PATTERNS = [
   [/(?<![\p{L}])[Ии]гро(?:к|ка|ку|ком|ке) (\d+)/gu, (n, m) => n(m[1])],
 ];
 
+/** A seat's name as shown: the server's default names ("Player 2", "Bot 3 (medium)")
+ *  in the page's language; a name someone chose, as they wrote it. */
+export function seatLabel(name) {
+  const s = String(name || "");
+  let m = /^Player (\d+)$/.exec(s);
+  if (m) return _("Player {n}", { n: m[1] });
+  m = /^Bot (\d+) \((random|easy|medium|hard)\)$/.exec(s);
+  if (m) return _("Bot {n} ({level})", { n: m[1], level: _(m[2]) });
+  return s;
+}
+
 /** Replace "Player 2" (and its Spanish and Russian forms) in a line by the seat's name. */
 export function withSeatNames(text, names) {
   if (!text || !names || !names.length) return text;
@@ -91,7 +102,7 @@ export function withSeatNames(text, names) {
       const m = args.slice(0, -2);
       let known = true;
       const name = (k) => {
-        const s = names[Number(k) - 1];
+        const s = seatLabel(names[Number(k) - 1]);
         if (!s) known = false;
         return s || k;
       };

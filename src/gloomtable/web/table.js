@@ -3,7 +3,7 @@
 // module (gloom_table.js, creatures_table.js), from the view the server sent.
 
 import { h, replace } from "./dom.js";
-import { _, ngettext, withSeatNames } from "./i18n.js";
+import { _, ngettext, seatLabel, withSeatNames } from "./i18n.js";
 import { TableSocket } from "./net.js";
 import { GloomBoard } from "./gloom_table.js";
 import { CreaturesBoard } from "./creatures_table.js";
@@ -332,7 +332,7 @@ export class TablePage {
   seatName(i) {
     const seats = (this.msg && this.msg.seats) || (this.info && this.info.seats) || [];
     const s = seats[i];
-    return s ? s.name : _("Player {n}", { n: i + 1 });
+    return s ? seatLabel(s.name) : _("Player {n}", { n: i + 1 });
   }
 
   isMine() {
@@ -486,7 +486,7 @@ export class TablePage {
       const away = !(s.connected || s.kind === "bot");
       const cls = ["seat", s.seat === m.deciding ? "deciding" : "", away ? "away" : "", offline ? "unknown" : ""];
       return h("li", { class: cls.join(" "), "data-seat": s.seat },
-        h("span", { class: "dot" }), h("span", { class: "seat-name" }, s.name),
+        h("span", { class: "dot" }), h("span", { class: "seat-name" }, seatLabel(s.name)),
         tags.length ? h("span", { class: "tags" }, `(${tags.join(", ")})`) : null,
         counts[s.seat] !== undefined
           ? h("span", { class: "hand-count" }, ngettext("{n} card", "{n} cards", counts[s.seat])) : null);
