@@ -7,6 +7,7 @@ live effects are all derived from :func:`visible` and never stored.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
@@ -245,3 +246,36 @@ def visible(stack: tuple[Card, ...] | list[Card]) -> Visible:
         if remaining == 0:
             break
     return Visible(tuple(shown), tuple(stack))
+
+
+_DECK_TYPES = (CardType.CHARACTER, CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
+"""The card types every deck file has a table of."""
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    name: str
+    flavour: str
+    characters: tuple[str, ...]  # card keys
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: its cards (in file order) and families."""
+
+    id: str
+    name: str
+    source: str
+    cards: tuple[Card, ...]
+    families: tuple[Family, ...]
+    icons: tuple[str, ...]
+
+    def of_type(self, t: CardType) -> list[Card]:
+        return [c for c in self.cards if c.type is t]
+
+    def counts(self) -> dict[str, int]:
+        c = Counter(card.type.value for card in self.cards)
+        out = {t.value: c.get(t.value, 0) for t in _DECK_TYPES}
+        out.update({t.value: c[t.value] for t in (CardType.GUEST, CardType.STORY) if c[t.value]})
+        return out

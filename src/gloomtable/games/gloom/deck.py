@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -24,7 +24,9 @@ from gloomtable.games.gloom.cards import (
     SLOTS,
     Card,
     CardType,
+    Deck,
     Effect,
+    Family,
     Region,
     Step,
 )
@@ -184,35 +186,6 @@ def json_schema() -> dict[str, Any]:
     defs["EffectSpec"]["properties"]["do"]["items"] = {"$ref": "#/$defs/Step"}
     schema["title"] = "gloomtable Gloom deck"
     return schema
-
-
-@dataclass(frozen=True)
-class Family:
-    id: str
-    name: str
-    flavour: str
-    characters: tuple[str, ...]  # card keys
-
-
-@dataclass(frozen=True)
-class Deck:
-    """A validated deck: its cards (in file order) and families."""
-
-    id: str
-    name: str
-    source: str
-    cards: tuple[Card, ...]
-    families: tuple[Family, ...]
-    icons: tuple[str, ...]
-
-    def of_type(self, t: CardType) -> list[Card]:
-        return [c for c in self.cards if c.type is t]
-
-    def counts(self) -> dict[str, int]:
-        c = Counter(card.type.value for card in self.cards)
-        out = {t.value: c.get(t.value, 0) for t in CARD_TABLES.values()}
-        out.update({t.value: c[t.value] for t in (CardType.GUEST, CardType.STORY) if c[t.value]})
-        return out
 
 
 def _card_label(data: Any, table: str, idx: int) -> str:

@@ -18,34 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from gloomtable.games.gloom.cards import Card, CardType, Step
+from gloomtable.games.gloom.cards import Card
+from gloomtable.games.gloom.tasks import Task
 
 if TYPE_CHECKING:
-    from gloomtable.games.gloom.state import GloomState
+    from gloomtable.games.gloom.rules.board import Board
 
 
-class Ctx(NamedTuple):
-    """Who resolves an effect, for which card, on which Character (R-G16)."""
-
-    resolver: int
-    card: int
-    target: int  # Character card index, or -1 (Events)
-    icons_at_play: tuple[str, ...]  # the target's icons when the card was played (R-G21)
-
-
-class Task(NamedTuple):
-    step: str
-    ctx: Ctx
-    param: Any
-    data: tuple[int, ...] = ()
-    sub: tuple[Step, ...] = ()
-
-
-Handler = Callable[["GloomState", Task, "int | None"], None]
+Handler = Callable[["Board", Task, "int | None"], None]
 
 Count = Annotated[int, Field(ge=1, le=10)]
 Delta = Annotated[int, Field(ge=-5, le=5)]
@@ -103,17 +87,17 @@ def _adapter(name: str) -> TypeAdapter[Any]:
 
 # --- immediate handlers -----------------------------------------------------
 
-def _draw(state: GloomState, task: Task, choice: int | None) -> None:
+def _draw(state: Board, task: Task, choice: int | None) -> None:
     state.draw(task.ctx.resolver, task.param)
 
 
-def _draw_per_icon(state: GloomState, task: Task, choice: int | None) -> None:
+def _draw_per_icon(state: Board, task: Task, choice: int | None) -> None:
     n = state.count_icons(task.ctx.resolver, task.param)
     if n:
         state.draw(task.ctx.resolver, n)
 
 
-def _discard(state: GloomState, task: Task, choice: int | None) -> None:
+def _discard(state: Board, task: Task, choice: int | None) -> None:
     """The resolver discards ``param`` cards of their choice, one decision each."""
     p = task.ctx.resolver
     done = task.data[0] if task.data else 0
@@ -125,14 +109,14 @@ def _discard(state: GloomState, task: Task, choice: int | None) -> None:
         state.ask(p, "discard", options, task._replace(data=(done,)))
 
 
-def _free_play(state: GloomState, task: Task, choice: int | None) -> None:
+def _free_play(state: Board, task: Task, choice: int | None) -> None:
     """R-G13: only on the granting player's own turn."""
     if task.ctx.resolver == state.turn_player:
         state.grant_free_play(task.param)
 
 
 def _choose_then(
-    state: GloomState, task: Task, choice: int | None, kind: str, options: list[int],
+    state: Board, task: Task, choice: int | None, kind: str, options: list[int],
     finish: Callable[[int], None],
 ) -> None:
     if choice is None:
@@ -142,7 +126,7 @@ def _choose_then(
     finish(choice)
 
 
-def _move_modifier(state: GloomState, task: Task, choice: int | None) -> None:
+def _move_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Move the top Modifier of one living Character onto another (R-G17: no re-trigger)."""
     codec = state.codec
     if not task.data:
@@ -159,7 +143,7 @@ def _move_modifier(state: GloomState, task: Task, choice: int | None) -> None:
     state.move_top_modifier(task.data[0], codec.chosen_card(choice), task.ctx.resolver)
 
 
-def _return_modifier(state: GloomState, task: Task, choice: int | None) -> None:
+def _return_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Take the top Modifier of a living Character back into a hand."""
     codec = state.codec
     options = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
@@ -174,7 +158,7 @@ def _return_modifier(state: GloomState, task: Task, choice: int | None) -> None:
     _choose_then(state, task, choice, "return_modifier", options, finish)
 
 
-def _remove_modifier(state: GloomState, task: Task, choice: int | None) -> None:
+def _remove_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Discard the top Modifier of a living Character."""
     codec = state.codec
     options = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
@@ -182,7 +166,7 @@ def _remove_modifier(state: GloomState, task: Task, choice: int | None) -> None:
                  lambda a: state.remove_top_modifier(codec.chosen_card(a), task.ctx.resolver))
 
 
-def _revive(state: GloomState, task: Task, choice: int | None) -> None:
+def _revive(state: Board, task: Task, choice: int | None) -> None:
     """Bring a dead Character back: its Untimely Death goes to the discard pile."""
     codec = state.codec
     p = task.ctx.resolver
@@ -192,11 +176,11 @@ def _revive(state: GloomState, task: Task, choice: int | None) -> None:
                  lambda a: state.revive(codec.chosen_card(a), p))
 
 
-def _other_players(state: GloomState, p: int) -> list[int]:
+def _other_players(state: Board, p: int) -> list[int]:
     return [q for q in state.turn_order_from(p) if q != p]
 
 
-def _steal(state: GloomState, task: Task, choice: int | None) -> None:
+def _steal(state: Board, task: Task, choice: int | None) -> None:
     """Take ``param`` random cards from another player's hand."""
     codec = state.codec
     p = task.ctx.resolver
@@ -205,7 +189,7 @@ def _steal(state: GloomState, task: Task, choice: int | None) -> None:
                  lambda a: state.steal(p, codec.chosen_player(a), task.param))
 
 
-def _swap_hands(state: GloomState, task: Task, choice: int | None) -> None:
+def _swap_hands(state: Board, task: Task, choice: int | None) -> None:
     codec = state.codec
     p = task.ctx.resolver
     options = [codec.choose_player(q) for q in _other_players(state, p)]
@@ -213,7 +197,7 @@ def _swap_hands(state: GloomState, task: Task, choice: int | None) -> None:
                  lambda a: state.swap_hands(p, codec.chosen_player(a)))
 
 
-def _skip_turn(state: GloomState, task: Task, choice: int | None) -> None:
+def _skip_turn(state: Board, task: Task, choice: int | None) -> None:
     codec = state.codec
     p = task.ctx.resolver
     if task.param == "you":
@@ -224,12 +208,12 @@ def _skip_turn(state: GloomState, task: Task, choice: int | None) -> None:
                  lambda a: state.skip_next_turn(codec.chosen_player(a), p))
 
 
-def _each_other_player_draws(state: GloomState, task: Task, choice: int | None) -> None:
+def _each_other_player_draws(state: Board, task: Task, choice: int | None) -> None:
     for q in _other_players(state, task.ctx.resolver):
         state.draw(q, task.param)
 
 
-def _if_icon(state: GloomState, task: Task, choice: int | None) -> None:
+def _if_icon(state: Board, task: Task, choice: int | None) -> None:
     """R-G21: the nested steps happen only if the Character showed the icon when
     the card was played (for an Event: if any of the resolver's living
     Characters shows it)."""
@@ -292,24 +276,3 @@ PRIMITIVES: dict[str, Primitive] = {
 }
 
 WHENS = ("immediate", "continuous", "persistent", "response")
-
-
-def card_answers(response_card: Card, played: Card) -> bool:
-    """Whether ``response_card`` may cancel ``played`` as it is played."""
-    for effect in response_card.effects:
-        if effect.when != "response":
-            continue
-        for step in effect.steps:
-            if step.name == "cancel" and step.param == played.type.value:
-                return True
-    return False
-
-
-def answerable_types(cards: list[Card]) -> frozenset[CardType]:
-    """Card types some response card of the deck can cancel (R-G20 windows)."""
-    out: set[CardType] = set()
-    for card in cards:
-        for effect in card.effects:
-            if effect.when == "response":
-                out.update(CardType(s.param) for s in effect.steps if s.name == "cancel")
-    return frozenset(out)

@@ -5,12 +5,11 @@ hidden parts, so it cannot leak a card."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gloomtable.games.gloom.cards import BLANK
-
-if TYPE_CHECKING:
-    from gloomtable.games.gloom.state import GloomState
+from gloomtable.games.gloom.rules.board import Board
+from gloomtable.games.gloom.view import build_view
 
 
 def _slots(values: list[Any], fmt: str) -> str:
@@ -44,8 +43,8 @@ def _story_line(st: dict[str, Any]) -> str:
     return f"  Story {st['name']} (needs {need}): {st['text']}"
 
 
-def render_text(state: GloomState, player: int | None) -> str:
-    view = state.view(player)
+def render_text(state: Board, player: int | None) -> str:
+    view = build_view(state, player)
     cards = state.cards
     lines: list[str] = []
     if view["over"]:

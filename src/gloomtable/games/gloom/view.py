@@ -3,13 +3,13 @@ hands as counts, the draw pile as a count; the table and discard pile in full.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gloomtable.games.gloom.cards import Card, CardType, Region, Visible
-
-if TYPE_CHECKING:
-    from gloomtable.games.gloom.state import GloomState
-
+from gloomtable.games.gloom.rules.board import Board
+from gloomtable.games.gloom.rules.plays import legal_actions
+from gloomtable.games.gloom.rules.scoring import family_value, result
+from gloomtable.games.gloom.rules.turn import draw_limit
 
 _TEXT = int(Region.TEXT)
 
@@ -35,7 +35,7 @@ def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
     return v.view_facts
 
 
-def character_view(state: GloomState, c: int) -> dict[str, Any]:
+def character_view(state: Board, c: int) -> dict[str, Any]:
     v = state.visible_of(c)
     text_from, live, dead = stack_facts(v)
     return {
@@ -54,13 +54,13 @@ def character_view(state: GloomState, c: int) -> dict[str, Any]:
     }
 
 
-def story_view(state: GloomState, s: int) -> dict[str, Any]:
+def story_view(state: Board, s: int) -> dict[str, Any]:
     card = state.cards[s]
     return {"card": s, "name": card.name, "text": card.text,
             "requires": dict(card.requires), "controller": state.stories[s]}
 
 
-def _playing(state: GloomState) -> dict[str, Any] | None:
+def _playing(state: Board) -> dict[str, Any] | None:
     """The card being played and its target while a response window is open."""
     d = state.decision
     if d.kind != "respond" or d.task is None:
@@ -70,7 +70,7 @@ def _playing(state: GloomState) -> dict[str, Any] | None:
             "player": state.turn_player}
 
 
-def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
+def build_view(state: Board, viewer: int | None) -> dict[str, Any]:
     d = state.decision
     deciding = viewer is not None and not state.over and d.player == viewer
     return {
@@ -85,7 +85,7 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
         "free_plays": list(state.free_plays),
         "hand": sorted(state.hands[viewer]) if viewer is not None else None,
         "hand_sizes": [len(h) for h in state.hands],
-        "draw_limits": [state.draw_limit(p) for p in range(state.n)],
+        "draw_limits": [draw_limit(state, p) for p in range(state.n)],
         "draw_pile": len(state.draw_pile),
         "discard": list(state.discard),
         "in_play": list(state.limbo),
@@ -101,7 +101,7 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
             for c in (state.codec.chosen_card(a) for a in d.options)
         ] if d.kind == "choose_character" and not state.over else [],
         "families": [
-            {"player": p, "family_value": state.family_value(p),
+            {"player": p, "family_value": family_value(state, p),
              "characters": [character_view(state, c) for c in fam],
              "guests": [character_view(state, g) for g in state.guests
                         if state.controller[g] == p],
@@ -112,7 +112,7 @@ def build_view(state: GloomState, viewer: int | None) -> dict[str, Any]:
             "guests": [character_view(state, g) for g in state.guests if state.controller[g] < 0],
             "stories": [story_view(state, s) for s, owner in state.stories.items() if owner < 0],
         },
-        "legal_actions": state.legal_actions() if deciding else [],
+        "legal_actions": legal_actions(state) if deciding else [],
         "over": state.over,
-        "result": state.result().to_dict() if state.over else None,
+        "result": result(state).to_dict() if state.over else None,
     }

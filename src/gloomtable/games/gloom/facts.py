@@ -1,0 +1,168 @@
+"""What a Gloom table is before play: the table options and the facts its deck declares.
+
+The rules read these facts (which cards kill, which answer, which last) on every
+action; they are worked out once per game here, below the rules and the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gloomtable.engine import ConfigError
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
+from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible
+
+
+class GloomConfig(BaseModel):
+    """Table options. Unknown keys are an error, so a typo never goes unnoticed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    players: int = Field(4, ge=2, le=MAX_PLAYERS)
+    sets: tuple[str, ...] = ("classic",)
+    edition: Literal[1, 2] = 2
+    """2: a play may discard the whole hand; 1: discard exactly one card (R-G12)."""
+    beginner: bool = False
+    """Ignore every card effect (R-G22)."""
+    turn_cap: int = Field(500, ge=0, le=1_000_000)
+    """Safety cap on turns for simulations; 0 = none. Hitting it is reported."""
+    tiebreak: Literal["share", "fewer_living"] = "share"
+    """R-G26: ties share the win, or fewer living Characters break them."""
+    first_player: int | None = Field(None, ge=0, lt=MAX_PLAYERS)
+    setup: Literal["auto", "families", "draft"] = "auto"
+    """How families form: "families" (R-G7: take a whole family), "draft" (R-H2: each
+    player chooses Characters one at a time from the pool), or "auto": draft whenever
+    the deck has double-sided Characters, else families."""
+    draft_size: int = Field(4, ge=1, le=10)
+    """Characters each player chooses in a draft (R-H2: 4)."""
+    stories_guests: int = Field(2, ge=0, le=6)
+    """How many reverse sides go to the middle after a draft (R-H2: 2; 1 or 0 to simplify)."""
+
+    @model_validator(mode="after")
+    def _first_player_seated(self) -> GloomConfig:
+        if self.first_player is not None and self.first_player >= self.players:
+            raise ValueError(f"first_player {self.first_player} but only {self.players} seats")
+        return self
+
+
+def card_answers(response_card: Card, played: Card) -> bool:
+    """R-G20: whether ``response_card`` may cancel ``played`` as it is played."""
+    for effect in response_card.effects:
+        if effect.when != "response":
+            continue
+        for step in effect.steps:
+            if step.name == "cancel" and step.param == played.type.value:
+                return True
+    return False
+
+
+def answerable_types(cards: list[Card]) -> frozenset[CardType]:
+    """Card types some response card of the deck can cancel (R-G20 windows)."""
+    out: set[CardType] = set()
+    for card in cards:
+        for effect in card.effects:
+            if effect.when == "response":
+                out.update(CardType(s.param) for s in effect.steps if s.name == "cancel")
+    return frozenset(out)
+
+
+class GloomFacts:
+    """A table's options and deck, and what follows from them (OpenSpiel's game facts)."""
+
+    def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
+        self.name = name
+        self.config = config
+        self.deck = deck
+        nf = len(self.deck.families)
+        n = self.config.players
+        if self.drafting:
+            need = n * self.config.draft_size
+            if need > len(self.characters):
+                raise ConfigError(f"{n} players choosing {self.config.draft_size} Characters each "
+                                  f"need {need}; the deck {self.deck.id} has {len(self.characters)}")
+        elif not (n <= nf or (n == 5 and nf == 4)):
+            raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
+                              f"the deck {self.deck.id} has {nf}")
+        self.codec = Codec(len(self.deck.cards), self.targets, nf)
+        self.visible_cache: dict[tuple[int, ...], Visible] = {}
+        """Stack (card indices) -> what shows; see :meth:`GloomState.visible_of`."""
+
+    def config_dict(self) -> dict[str, Any]:
+        return self.config.model_dump(mode="json")
+
+    @cached_property
+    def characters(self) -> list[int]:
+        return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
+
+    @cached_property
+    def answers(self) -> dict[CardType, frozenset[int]]:
+        """For each card type, the response cards that may cancel it (R-G20)."""
+        cards = list(self.deck.cards)
+        return {t: frozenset(r.index for r in cards
+                             if any(card_answers(r, c) for c in cards if c.type is t))
+                for t in CardType}
+
+    @cached_property
+    def deaths(self) -> frozenset[int]:
+        """Untimely Death card indices: a stack with one on top is dead (R-G23)."""
+        return frozenset(c.index for c in self.deck.cards if c.type is CardType.UNTIMELY_DEATH)
+
+    @cached_property
+    def lasting_cards(self) -> frozenset[int]:
+        """Cards with a continuous or persistent effect: a stack without one of them has
+        no lasting effect to show (R-G18, R-G19), whatever shows on it."""
+        return frozenset(c.index for c in self.deck.cards
+                         if any(e.when in ("continuous", "persistent") for e in c.effects))
+
+    @cached_property
+    def has_turn_draw(self) -> bool:
+        """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
+        def steps(sts: tuple[Step, ...]) -> Iterator[Step]:
+            for st in sts:
+                yield st
+                yield from steps(st.steps)
+        return any(st.name == "turn_draw" for c in self.deck.cards for e in c.effects
+                   for st in steps(e.steps))
+
+    @cached_property
+    def guests(self) -> list[int]:
+        return [c.index for c in self.deck.cards if c.type is CardType.GUEST]
+
+    @cached_property
+    def targets(self) -> list[int]:
+        """Everything a Modifier or an Untimely Death may land on: Characters and Guests."""
+        return self.characters + self.guests
+
+    @cached_property
+    def back_of(self) -> dict[int, int]:
+        """Character -> the Guest or Story on its reverse side (R-H1)."""
+        keys = self.card_by_key
+        return {c.index: keys[c.back_key] for c in self.deck.cards if c.back_key}
+
+    @cached_property
+    def drafting(self) -> bool:
+        """Whether families form by draft (R-H2) rather than whole families (R-G7)."""
+        if self.config.setup != "auto":
+            return self.config.setup == "draft"
+        return bool(self.back_of)
+
+    @cached_property
+    def card_by_key(self) -> dict[str, int]:
+        return {c.key: c.index for c in self.deck.cards}
+
+    @cached_property
+    def answerable(self) -> frozenset[CardType]:
+        """Card types a response in this deck can answer: only these open a window."""
+        return answerable_types(list(self.deck.cards))
+
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.codec.size

@@ -1,0 +1,291 @@
+"""Plays: what the turn player may do, and doing it.
+
+Rules: R-G11 (two counted plays a turn: play a card, discard, or pass; an Untimely
+Death only as the first play, on a Character with negative Self-Worth), R-G12 (1st
+edition: discard one card instead of the whole hand), R-G13 (free plays of a kind,
+on top of the two), R-G23 (nothing is played on the dead), R-H4 (claiming a Story
+is a counted play).
+
+One rule decides every play: :func:`card_problem` (may a card of this type be played
+now) and :func:`may_die` (may an Untimely Death land here) feed :func:`legal_plays`,
+:func:`play_problem` and so :func:`is_legal` and the reason an action is refused.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from gloomtable.engine import Event
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind
+from gloomtable.games.gloom.cards import CardType, Visible
+from gloomtable.games.gloom.rules.board import Board, TableFacts
+from gloomtable.games.gloom.rules.resolving import finish_play
+from gloomtable.games.gloom.rules.setup import family_options
+from gloomtable.games.gloom.rules.stories import can_claim, claim, claim_problem
+from gloomtable.games.gloom.tasks import ASK_RESPONSES, FINISH_PLAY, PLAY, SETUP_FAMILY, Ctx, Task, new
+
+_FREE_FOR = {
+    CardType.MODIFIER: ("modifier", "any"),
+    CardType.UNTIMELY_DEATH: ("untimely_death", "any"),
+    CardType.EVENT: ("any",),
+}
+
+# Enum members as module constants: looking a member up on its class is slow
+# (Python 3.11), and every action asks a few.
+_MODIFIER, _EVENT, _DEATH = CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH
+_PASS, _DISCARD_HAND, _DISCARD_ONE = Kind.PASS, Kind.DISCARD_HAND, Kind.DISCARD_ONE
+_PLAY_ON, _PLAY_EVENT, _CLAIM = Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY
+
+BOTH_USED = "both plays are used; only a matching free play or pass remains (R-G13)"
+DEATH_FIRST = "an Untimely Death may only be the first play of a turn (R-G11)"
+NOT_A_PLAY = "that is not a play here"
+
+_PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
+
+
+@lru_cache(maxsize=16384)
+def _play_event(p: int, c: int, name: str, target: int, target_name: str) -> Event:
+    """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
+    return Event("play", f"Player {p + 1} plays {name} on {target_name}.", p, c, target)
+
+
+# --- the rule ---------------------------------------------------------------------
+
+def free_for(s: Board, ctype: CardType) -> str | None:
+    """R-G13: the turn player's free play a card of ``ctype`` would use, if any."""
+    for kind in _FREE_FOR[ctype]:
+        if kind in s.free_plays:
+            return kind
+    return None
+
+
+def card_problem(s: Board, t: CardType) -> str | None:
+    """Why a card of type ``t`` in the turn player's hand may not be played now, or None
+    if it may. R-G11: a Modifier or an Event while one of the two counted plays is left,
+    an Untimely Death only as the first; R-G13: any of them on a free play of its kind."""
+    if s.free_plays and free_for(s, t) is not None:
+        return None
+    if t is _DEATH:
+        return None if s.counted_used == 0 else DEATH_FIRST
+    if t is _MODIFIER or t is _EVENT:
+        return None if s.counted_used < 2 else BOTH_USED
+    return NOT_A_PLAY
+
+
+def may_die(v: Visible) -> bool:
+    """R-G11: an Untimely Death lands only on a Character showing negative Self-Worth."""
+    return v.self_worth < 0
+
+
+def discard_problem(s: Board, whole_hand: bool) -> str | None:
+    """Why discarding is not a play now, or None. A counted play (R-G11): the whole hand
+    in the 2nd edition, one card in the 1st (R-G12)."""
+    if whole_hand and s.game.config.edition == 1:
+        return "1st edition: discard one card instead of the whole hand (R-G12)"
+    if not whole_hand and s.game.config.edition == 2:
+        return "2nd edition: discard the whole hand, not one card (R-G11)"
+    if s.counted_used >= 2:
+        return BOTH_USED
+    if whole_hand and not s.hands[s.decision.player]:
+        return NOT_A_PLAY
+    return None
+
+
+def play_problem(s: Board, action: int) -> str | None:
+    """Why ``action`` is not a play the turn player may make now, or None if it is."""
+    if action == s.codec.PASS:
+        return None
+    if action == s.codec.DISCARD_HAND:
+        return discard_problem(s, True)
+    p = s.decision.player
+    dec = s.codec.decode(action)
+    kind = dec.kind
+    if kind is _CLAIM:
+        if dec.card not in s.stories or s.stories[dec.card] == p:
+            return claim_problem(s, p, dec.card)
+        if s.counted_used >= 2:
+            return "claiming a Story takes one of the two plays, and both are used (R-H4)"
+        return None if can_claim(s, p, dec.card) else claim_problem(s, p, dec.card)
+    if kind is not _PLAY_ON and kind is not _PLAY_EVENT and kind is not _DISCARD_ONE:
+        return NOT_A_PLAY
+    if dec.card not in s.hands[p]:
+        return f"{s.name(dec.card)} is not in player {p + 1}'s hand"
+    if kind is _DISCARD_ONE:
+        return discard_problem(s, False)
+    t = s.cards[dec.card].type
+    if kind is _PLAY_EVENT:
+        return card_problem(s, t) if t is _EVENT else NOT_A_PLAY
+    target = dec.target
+    if target not in s.stacks:
+        return f"{s.name(target)} is not on the table"
+    if s.stacks[target][-1] in s.game.deaths:
+        return f"{s.name(target)} is dead: nothing may be played on it (R-G23)"
+    if t is _DEATH:
+        v = getattr(s.stacks[target], "vis", None) or s.visible_of(target)
+        if not may_die(v):
+            return (f"an Untimely Death needs a Character with negative Self-Worth; "
+                    f"{s.name(target)} has {v.self_worth} (R-G11)")
+        return card_problem(s, t)
+    if t is _EVENT:
+        return "an Event is played without a target"
+    return card_problem(s, t)
+
+
+# --- what the protocol asks ---------------------------------------------------------
+
+def legal_actions(s: Board) -> list[int]:
+    """Every action the player to decide may take, sorted."""
+    if s.over:
+        return []
+    d = s.decision
+    if d.kind == PLAY:
+        return legal_plays(s)
+    if d.kind == SETUP_FAMILY:
+        return family_options(s)
+    return list(d.options)
+
+
+def is_legal(s: Board, action: int) -> bool:
+    """Whether ``action`` is in :func:`legal_actions`, without building the list
+    (``apply`` asks this on every action). A test holds the two equal."""
+    if s.over:
+        return False
+    d = s.decision
+    if d.kind == PLAY:
+        return play_problem(s, action) is None
+    if d.kind == SETUP_FAMILY:
+        return action in family_options(s)
+    return action in d.options  # what legal_actions lists for every other kind
+
+
+def illegal_reason(s: Board, action: int) -> str:
+    """Why ``action`` is refused now (with the rule id where one decides it)."""
+    d = s.decision
+    if d.kind != PLAY:
+        return f"player {d.player + 1} must answer a '{d.kind}' decision now"
+    return play_problem(s, action) or NOT_A_PLAY
+
+
+def legal_plays(s: Board) -> list[int]:
+    """The play decision's actions: :func:`play_problem`'s answers for every action,
+    built from the kept table facts (who lives, the play ids on them, who is negative)."""
+    p = s.decision.player
+    codec = s.codec
+    cards = s.cards
+    out = [codec.PASS]
+    hand = s.hands[p]
+    if discard_problem(s, True) is None:
+        out.append(codec.DISCARD_HAND)
+    # Built in action-id order (ids grow with the card, then the target slot), so
+    # the list comes out sorted without sorting the long part of it.
+    table = s.table
+    if table is None or not table.hold_for(s):
+        table = s.table = TableFacts(s)
+    rows = table.rows
+    negative: list[int] | None = None
+    modifiers = card_problem(s, _MODIFIER) is None
+    events = card_problem(s, _EVENT) is None
+    deaths = card_problem(s, _DEATH) is None
+    discard_one = discard_problem(s, False) is None
+    short: list[int] = []  # discard-one and Event ids: below every play id
+    plays: list[int] = []
+    for c in sorted(hand):
+        t = cards[c].type
+        if t is _MODIFIER:
+            if modifiers:
+                plays.extend(rows[c])
+        elif t is _EVENT:
+            if events:
+                short.append(codec.event_base + c)
+        elif t is _DEATH and deaths:
+            if negative is None:
+                negative = _negative_slots(s, table)
+            plays.extend(map(rows.full[c].__getitem__, negative))
+        if discard_one:
+            short.append(codec.discard_one_base + c)
+    if short:
+        short.sort()
+        out.extend(short)
+    out.extend(plays)
+    if s.stories and s.counted_used < 2:
+        out.extend(sorted(codec.claim_story(st) for st in s.stories if can_claim(s, p, st)))
+    return out
+
+
+def _negative_slots(s: Board, table: TableFacts) -> list[int]:
+    """Target slots of the living where an Untimely Death may land (:func:`may_die`),
+    sorted: looks again only at the Characters whose stacks changed since last asked."""
+    slot, stacks = s.codec.char_slot, s.stacks
+    negative = table.negative
+    if negative is None:
+        negative = table.negative = set()
+        look = table.living
+    else:
+        look = table.dirty
+    for ch in look:
+        # A stack's remembered Visible, without a call, when it has one.
+        if may_die(getattr(stacks[ch], "vis", None) or s.visible_of(ch)):
+            negative.add(slot[ch])
+        else:
+            negative.discard(slot[ch])
+    table.dirty = []
+    return sorted(negative)
+
+
+# --- making a play -----------------------------------------------------------------
+
+def play(s: Board, action: int) -> None:
+    """The turn player makes the (legal) play ``action``."""
+    p = s.turn_player
+    dec = s.codec.decode(action)
+    kind = dec.kind
+    if kind is _PASS:
+        if s.counted_used < 2:
+            s.counted_used += 1
+            s.events.append(_PASS_EVENTS[p])
+        else:
+            s.free_plays = []
+            s.emit("pass", f"Player {p + 1} forgoes their free plays.", player=p)
+        return
+    if kind is _DISCARD_HAND:
+        s.counted_used += 1
+        s.discard.extend(s.hands[p])
+        s.emit("discard_hand", f"Player {p + 1} discards their hand "
+               f"({len(s.hands[p])} cards).", player=p, amount=len(s.hands[p]))
+        s.hands[p] = []
+        return
+    if kind is _DISCARD_ONE:
+        s.counted_used += 1
+        s.discard_from_hand(p, dec.card)
+        return
+    if kind is _CLAIM:
+        s.counted_used += 1
+        claim(s, p, dec.card)
+        return
+    c = dec.card
+    card = s.cards[c]
+    free = free_for(s, card.type) if s.free_plays else None
+    if free is not None:
+        s.free_plays.remove(free)
+    else:
+        s.counted_used += 1
+    s.hands[p].remove(c)
+    s.limbo.append(c)
+    if kind is _PLAY_ON:
+        target = dec.target
+        v = getattr(s.stacks[target], "vis", None) or s.visible_of(target)
+        icons = v.icons
+        # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
+        resolver = s.controller[target]
+        s.events.append(_play_event(p, c, card.name, target, s.cards[target].name))
+    else:
+        target, icons, resolver = -1, (), p
+        s.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
+    ctx = new(Ctx, (resolver, c, target, icons))
+    s.cancelled = False
+    finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
+    if card.type in s.game.answerable and not s.game.config.beginner:
+        s.queue.append(finish)
+        s.queue.append(new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
+    else:  # no response window: the card resolves now, as the queue would do next
+        finish_play(s, finish)

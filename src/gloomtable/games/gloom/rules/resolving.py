@@ -1,0 +1,125 @@
+"""Resolving played cards: the task queue that runs effects in order.
+
+Rules: R-G15 (a card's effects happen in printed order, each finished before the
+next), R-G16 (the target's controller resolves a card played on a Character; an
+Event is resolved by its player and then discarded), R-G17 (a card moved by an
+effect does not trigger again), R-G21 (a Character requirement looks at the icons
+shown when the card was played, see :mod:`effects`), R-G22 (the beginner game
+ignores effects). Lasting effects (R-G18, R-G19) are in :mod:`lasting`.
+**Decision:** nobody resolves a card played on a Guest in the middle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.effects import PRIMITIVES
+from gloomtable.games.gloom.rules.board import Board
+from gloomtable.games.gloom.rules.responses import ask_respond
+from gloomtable.games.gloom.rules.scoring import check_end
+from gloomtable.games.gloom.rules.stories import follow
+from gloomtable.games.gloom.rules.turn import end_turn
+from gloomtable.games.gloom.stack import Stack
+from gloomtable.games.gloom.tasks import (
+    ASK_RESPONSES,
+    DISCARD_EVENT,
+    FINISH_PLAY,
+    FOLLOW,
+    PLAY_FOR,
+    RUNNING,
+    Task,
+)
+
+_EVENT, _DEATH = CardType.EVENT, CardType.UNTIMELY_DEATH
+
+
+def landed(s: Board, target: int, died: bool, before: int) -> None:
+    """A card has just landed on the living ``target`` (an Untimely Death if ``died``);
+    ``before`` is ``Stack.changes`` just before it landed. If the table facts held then,
+    they hold still once ``target`` leaves the living, or but for its Self-Worth."""
+    table = s.table
+    if table is None or table.changes != before or target not in table.living:
+        return  # worked out afresh when next asked
+    table.changes = Stack.changes
+    if not died:
+        table.dirty.append(target)
+        return
+    table.living = tuple([c for c in table.living if c != target])
+    table.rows = s.codec.play_rows(table.living)
+    if table.negative is not None:
+        table.negative.discard(s.codec.char_slot[target])
+    table.dirty = [c for c in table.dirty if c != target]
+
+
+def finish_play(s: Board, task: Task) -> None:
+    """The played card lands (or is discarded, if cancelled) and its immediate
+    effects are queued (R-G15, R-G16)."""
+    ctx = task.ctx
+    card = s.cards[ctx.card]
+    if s.cancelled:
+        s.cancelled = False
+        s.limbo.remove(ctx.card)
+        s.discard.append(ctx.card)
+        return
+    if card.type is _EVENT:
+        # R-G16: an Event is resolved by its player, then discarded.
+        s.queue.append(Task(DISCARD_EVENT, ctx, None))
+    else:
+        s.limbo.remove(ctx.card)
+        before = Stack.changes
+        s.stacks[ctx.target].append(ctx.card)
+        landed(s, ctx.target, card.type is _DEATH, before)
+        if card.type is _DEATH:
+            owner = s.controller[ctx.target]
+            s.emit("death", f"{s.name(ctx.target)} dies: {card.name}.",
+                   card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
+            if check_end(s):
+                return
+        if s.guests:
+            s.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
+    if ctx.resolver < 0:
+        return  # **Decision:** nobody resolves a card played on a Guest in the middle
+    if not s.game.config.beginner:
+        for effect in card.effects:
+            if effect.when == "immediate":
+                s.push_steps(ctx, effect.steps)
+
+
+def discard_event(s: Board, task: Task) -> None:
+    """R-G16: an Event goes to the discard pile once its effects are resolved."""
+    s.limbo.remove(task.ctx.card)
+    s.discard.append(task.ctx.card)
+
+
+def resume(s: Board, task: Task, action: int) -> None:
+    """An effect that asked a question goes on with the answer."""
+    PRIMITIVES[task.step].handler(s, task, action)  # type: ignore[misc]
+
+
+def run(s: Board) -> None:
+    """Run queued tasks until someone is asked a question or the game ends."""
+    queue = s.queue
+    # (the game's end sets the OVER decision, so this also stops when it ends)
+    while s.decision.kind == RUNNING:
+        if not queue:
+            if s.counted_used < 2 or s.free_plays:  # the turn player may still play
+                s.decision = PLAY_FOR[s.turn_player]
+            else:
+                end_turn(s)
+            continue
+        task = queue.pop()
+        own = ENGINE_STEPS.get(task.step)
+        if own is not None:
+            own(s, task)
+        else:
+            PRIMITIVES[task.step].handler(s, task, None)  # type: ignore[misc]
+
+
+ENGINE_STEPS: dict[str, Callable[[Board, Task], None]] = {
+    FINISH_PLAY: finish_play,
+    ASK_RESPONSES: ask_respond,
+    DISCARD_EVENT: discard_event,
+    FOLLOW: follow,
+}
+"""The engine's own queued steps, by name (anything else is an effect primitive)."""

@@ -1,0 +1,60 @@
+"""Responses: cancelling a card as another player plays it.
+
+Rules: R-G20 (when a card of a type some response can cancel is played, every other
+player in turn order may answer with a response card; an answered card is
+cancelled and discarded). **Decision:** every other player is asked, with or
+without a response in hand, so nobody can tell who holds one; clients may answer a
+lone 'pass' themselves.
+"""
+
+from __future__ import annotations
+
+from gloomtable.engine import Event
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
+from gloomtable.games.gloom.rules.board import Board
+from gloomtable.games.gloom.tasks import RESPOND, Decision, Task, new
+
+_LET_IT_STAND = (Codec.PASS,)
+"""The options of a player asked to respond with no answer in hand."""
+
+_LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
+                          for p in range(MAX_PLAYERS))
+
+
+def respond_options(s: Board, q: int, played: int) -> tuple[int, ...]:
+    """What ``q`` may answer ``played`` with: let it stand, or a response card that
+    cancels its type (R-G20)."""
+    answers = s.game.answers[s.cards[played].type]
+    hand = s.hands[q]
+    if answers.isdisjoint(hand):  # most hands hold no answer
+        return _LET_IT_STAND
+    base = s.codec.respond_base
+    return (s.codec.PASS, *sorted([base + c for c in hand if c in answers]))
+
+
+def ask_respond(s: Board, task: Task) -> None:
+    """Ask the next other player in turn order (``task.data[0]`` seats after the turn
+    player), unless the card is already cancelled or everyone was asked."""
+    idx = task.data[0]
+    if s.cancelled or idx >= s.n:
+        return
+    q = (s.turn_player + idx) % s.n
+    s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task.ctx.card), task))
+
+
+def respond(s: Board, d: Decision, action: int) -> None:
+    """``d.player`` lets the card stand (the next player is asked) or cancels it."""
+    assert d.task is not None
+    task = d.task
+    if action == s.codec.PASS:
+        s.events.append(_LET_STAND_EVENTS[d.player])
+        # Ask the next player now, as the task queue would do next.
+        ask_respond(s, new(Task, (task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub)))
+        return
+    c = action - s.codec.respond_base
+    s.hands[d.player].remove(c)
+    s.discard.append(c)
+    s.cancelled = True
+    s.emit("response", f"Player {d.player + 1} answers with {s.name(c)}: "
+           f"{s.name(task.ctx.card)} is cancelled.", player=d.player, card=c,
+           target=task.ctx.card)

@@ -1,0 +1,71 @@
+"""The engine's small values: decisions, effect tasks and the names of the phases.
+
+Tasks and decisions are plain tuples, so a state copies and compares cheaply and an
+effect that needs a choice simply waits for the answer (see :mod:`effects`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from gloomtable.engine import Event
+from gloomtable.games.gloom.actions import MAX_PLAYERS
+from gloomtable.games.gloom.cards import Step
+
+
+class Ctx(NamedTuple):
+    """Who resolves an effect, for which card, on which Character (R-G16)."""
+
+    resolver: int
+    card: int
+    target: int  # Character card index, or -1 (Events)
+    icons_at_play: tuple[str, ...]  # the target's icons when the card was played (R-G21)
+
+
+class Task(NamedTuple):
+    step: str
+    ctx: Ctx
+    param: Any
+    data: tuple[int, ...] = ()
+    sub: tuple[Step, ...] = ()
+
+
+class Decision(NamedTuple):
+    """A question for one player. ``options`` is empty for the main play
+    decision, whose legal actions are computed from the state."""
+
+    player: int
+    kind: str
+    options: tuple[int, ...] = ()
+    task: Task | None = None
+
+
+# Phases: the kinds of the engine's own decisions (effects add their own kinds).
+SETUP_FAMILY = "choose_family"
+SETUP_ASIDE = "set_aside"
+SETUP_DRAFT = "choose_character"
+UNCONTROLLED = -1  # a Guest or Story in the middle (R-H6)
+PLAY = "play"
+RESPOND = "respond"
+OVER = "over"
+RUNNING = "_running"  # no question is open: the engine is resolving
+
+# The decisions without options, made once: every action passes through both.
+RUNNING_FOR = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
+PLAY_FOR = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
+
+# The engine's own steps on the task queue (beside the effect primitives).
+FINISH_PLAY = "_finish_play"
+ASK_RESPONSES = "_respond"
+DISCARD_EVENT = "_discard_event"
+FOLLOW = "_follow"
+
+# The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
+# a NamedTuple's own __new__ is one more Python call, and every action makes several.
+# Each is built with every field, in the order these checks pin down.
+new = tuple.__new__
+assert Event._fields == ("kind", "text", "player", "card", "target", "amount", "private_to",
+                         "public_text")
+assert Task._fields == ("step", "ctx", "param", "data", "sub")
+assert Ctx._fields == ("resolver", "card", "target", "icons_at_play")
+assert Decision._fields == ("player", "kind", "options", "task")
