@@ -222,3 +222,34 @@ def test_one_layer_checks_do_what_pettingzoos_three_wrappers_do(name: str) -> No
     assert outcomes[0] == outcomes[1]
     mover, rewards, terms, *_ = outcomes[0]
     assert rewards[mover] == -1 and all(terms.values())
+
+
+def test_bench_measures_gloom_through_pettingzoos_own_wrapper_chain() -> None:
+    """issue 21: the headline ratio wraps gloom_v0 exactly as Leduc's env() is wrapped."""
+    from pettingzoo.utils.wrappers import BaseWrapper
+
+    from gloomtable.rl.bench import aec_sample, make_env
+
+    def chain(env):
+        layers = []
+        while isinstance(env, BaseWrapper):
+            layers.append(type(env).__name__)
+            env = env.env
+        return layers, type(env).__name__
+
+    leduc, ours = make_env("leduc_holdem_v4", "pettingzoo"), make_env("gloom_v0", "pettingzoo")
+    assert chain(leduc)[0] == chain(ours)[0] == [
+        "OrderEnforcingWrapper", "AssertOutOfBoundsWrapper", "TerminateIllegalWrapper"]
+    assert chain(make_env("gloom_v0", "raw")) == ([], "GloomtableAECEnv")
+    assert aec_sample(ours, 0.05, 1)["steps_per_s"] > 0
+    with pytest.raises(ConfigError, match="wrapping"):
+        make_env("gloom_v0", "bubble")
+
+
+def test_bench_reports_openspiel_call_costs() -> None:
+    pytest.importorskip("pyspiel")
+    from gloomtable.rl.bench import spiel_costs
+
+    costs = spiel_costs(0.02, seed=1)
+    assert set(costs) == {"chance_outcomes_us", "clone_infostate_us"}
+    assert all(v > 0 for v in costs.values())

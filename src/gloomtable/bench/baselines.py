@@ -60,12 +60,12 @@ class LeducBench:
 
     name = "pettingzoo_leduc"
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(self, seed: int = 1, raw: bool = False) -> None:
         # leduc_holdem_v4 itself, imported from where it lives: the versioned alias
         # module only re-exports it with a DeprecationWarning.
-        from pettingzoo.classic.rlcard_envs.leduc_holdem import env
+        from pettingzoo.classic.rlcard_envs.leduc_holdem import env, raw_env
 
-        self.env = env()
+        self.env = raw_env() if raw else env()  # env(): PettingZoo's three wrappers
         self.seed = seed
 
     def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:

@@ -48,10 +48,10 @@ class RLBench:
     so the ratio compares like with like; ``gloomtable.rl.bench_steps`` is the
     fallback when the environment cannot be built here."""
 
-    def __init__(self, env_name: str, seed: int = 1) -> None:
+    def __init__(self, env_name: str, seed: int = 1, wrapping: str = "env") -> None:
         self.env_name, self.seed = env_name, seed
         make, why = _hook("gloomtable.rl.bench", "make_env")
-        self.env = make(env_name) if make is not None else None
+        self.env = make(env_name, wrapping) if make is not None else None
         if self.env is None:
             fn, why2 = _hook("gloomtable.rl", "bench_steps")
             if fn is None:
@@ -65,6 +65,23 @@ class RLBench:
         if self.env is not None:
             return {"steps_per_s": aec_sample(self.env, budget_s, self.seed, clock)["steps_per_s"]}
         return {"steps_per_s": _number(self.fn(self.env_name, budget_s, self.seed), "steps_per_s")}
+
+
+class SpielCostBench:
+    """Microseconds per OpenSpiel ``chance_outcomes()`` and per ``clone()`` plus
+    ``information_state_string()`` (:func:`gloomtable.rl.bench.spiel_costs`)."""
+
+    def __init__(self, seed: int = 1) -> None:
+        fn, why = _hook("gloomtable.rl.bench", "spiel_costs")
+        if fn is None:
+            raise LookupError(why)
+        import pyspiel  # noqa: F401  (the optional extra: a clear "not available" without it)
+
+        self.fn, self.seed = fn, seed
+
+    def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
+        self.seed += 1
+        return self.fn(budget_s / 2, self.seed, clock=clock)
 
 
 class IsmctsBench:

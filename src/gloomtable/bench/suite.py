@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gloomtable.bench.baselines import LeducBench, UnoBench, missing_reason
-from gloomtable.bench.extras import IsmctsBench, RLBench
+from gloomtable.bench.extras import IsmctsBench, RLBench, SpielCostBench
 from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
 from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
 from gloomtable.bench.workers import WorkersBench
@@ -24,10 +24,16 @@ SECTIONS = ("playouts", "per_call_us", "ismcts", "rl", "baselines", "workers")
 """The measured sections of a report, in order."""
 RL_ENVS = ("gloom_v0", "creatures_v0", "gloomier_v0")
 """Our PettingZoo environments (``gloomtable.rl``)."""
+RL_WRAPPED = {"gloom_v0_pettingzoo": ("gloom_v0", "pettingzoo"), "gloom_v0_raw": ("gloom_v0", "raw")}
+"""``gloom_v0`` inside PettingZoo's own wrapper chain (as Leduc's ``env()``), and unwrapped."""
 
 TARGETS = {"gloom_vs_uno": 2.0, "creatures_vs_uno": 4.0, "pettingzoo_vs_leduc": 1.0,
            "workers2_vs_workers1": 1.7}
-"""The figures issue 8 asks for (ours divided by the baseline's, same run)."""
+"""The figures issue 8 asks for (ours divided by the baseline's, same run);
+``pettingzoo_vs_leduc`` is ``gloom_v0`` and Leduc through the same PettingZoo
+wrapper chain (issue 21)."""
+LIMITS = {"openspiel_chance_outcomes_us": 200.0, "openspiel_clone_infostate_us": 200.0}
+"""Costs issue 21 bounds (microseconds per call, at most)."""
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,17 @@ def _slots(plan: Plan, seed: int) -> list[Slot]:
         slots.append(Slot("ismcts", name, lambda n=name: IsmctsBench(n, GAMES[n], seed),
                           meta={"bot": "hard"}))
     for name in RL_ENVS:
-        slots.append(Slot("rl", name, lambda n=name: RLBench(n, seed)))
+        slots.append(Slot("rl", name, lambda n=name: RLBench(n, seed), meta={"wrapping": "env"}))
+    for key, (name, wrapping) in RL_WRAPPED.items():
+        slots.append(Slot("rl", key, lambda n=name, w=wrapping: RLBench(n, seed, w),
+                          meta={"wrapping": wrapping}))
+    slots.append(Slot("rl", "openspiel_gloom", lambda: SpielCostBench(seed), digits=2,
+                      meta={"game": "gloomtable_gloom", "unit": "microseconds per call"}))
     slots.append(Slot("baselines", "rlcard_uno", lambda: UnoBench(seed)))
-    slots.append(Slot("baselines", "pettingzoo_leduc", lambda: LeducBench(seed)))
+    slots.append(Slot("baselines", "pettingzoo_leduc", lambda: LeducBench(seed),
+                      meta={"wrapping": "pettingzoo"}))
+    slots.append(Slot("baselines", "pettingzoo_leduc_raw", lambda: LeducBench(seed, raw=True),
+                      meta={"wrapping": "raw"}))
     slots.append(Slot("workers", "simulate", lambda: WorkersBench(plan.workers_games, 2, seed), digits=3,
                       meta={"game": "creatures", "games": plan.workers_games, "workers": 2,
                             "clock": "wall"}))
@@ -162,6 +176,10 @@ def run_bench(plan: Plan, seed: int = 1, progress: Callable[[str], None] | None 
     report["ratios"] = ratios(report)
     report["targets"] = {k: {"target": v, "met": None if report["ratios"].get(k) is None
                              else report["ratios"][k] >= v} for k, v in TARGETS.items()}
+    for k, most in LIMITS.items():
+        value = _median(report, "rl", "openspiel_gloom", k.removeprefix("openspiel_"))
+        report["targets"][k] = {"at_most": most, "value": value,
+                                "met": None if value is None else value <= most}
     report["plan"] = {"runs": plan.runs, "seconds_per_run": plan.budget_s, "seed": seed,
                       "positions": plan.positions, "clock": plan.clock, "sections": list(plan.sections)}
     report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -187,7 +205,12 @@ def ratios(report: dict[str, Any]) -> dict[str, float | None]:
         out[f"{name}_vs_uno"] = ratio(_median(report, "playouts", name, "actions_per_s"), uno)
     for env in RL_ENVS:
         out[f"{env}_vs_leduc"] = ratio(_median(report, "rl", env, "steps_per_s"), leduc)
-    out["pettingzoo_vs_leduc"] = out["gloom_v0_vs_leduc"]  # the flagship game's env
+    # The headline: gloom_v0 and Leduc through the very same PettingZoo wrapper chain.
+    out["pettingzoo_vs_leduc"] = ratio(
+        _median(report, "rl", "gloom_v0_pettingzoo", "steps_per_s"), leduc)
+    out["gloom_v0_raw_vs_leduc_raw"] = ratio(
+        _median(report, "rl", "gloom_v0_raw", "steps_per_s"),
+        _median(report, "baselines", "pettingzoo_leduc_raw", "steps_per_s"))
     out["workers2_vs_workers1"] = _median(report, "workers", "simulate", "speedup")
     out["workers2_projected"] = _median(report, "workers", "simulate", "projected_speedup")
     return out

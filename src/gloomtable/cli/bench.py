@@ -52,8 +52,14 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append(f"  ismcts {name:<12} " + (f"{_fmt(e, 'iterations_per_s')} iterations/s"
                                                   if e.get("available") else f"not available: {e['reason']}"))
     for name, e in report["rl"].items():
-        lines.append(f"  rl env {name:<12} " + (f"{_fmt(e, 'steps_per_s')} steps/s"
-                                                  if e.get("available") else f"not available: {e['reason']}"))
+        if not e.get("available"):
+            lines.append(f"  rl {name:<20} not available: {e['reason']}")
+        elif "steps_per_s" in e:
+            lines.append(f"  rl {name:<20} {_fmt(e, 'steps_per_s')} steps/s ({e.get('wrapping', 'env')})")
+        else:  # OpenSpiel call costs
+            lines.append(f"  rl {name:<20} " + "  ".join(
+                f"{metric} {e[metric]['median']}" for metric in ("chance_outcomes_us",
+                                                                 "clone_infostate_us")))
     w = report.get("workers", {}).get("simulate", {})
     lines += ["", "simulate --workers 2 (wall clock)"]
     if w.get("available"):
@@ -70,6 +76,11 @@ def render_text(report: dict[str, Any]) -> str:
         mark = "" if goal is None or goal["met"] is None else (
             f"   target {goal['target']}: " + ("met" if goal["met"] else "NOT met"))
         lines.append(f"  {key:<30} {'n/a' if value is None else value}{mark}")
+    for key, goal in targets.items():
+        if "at_most" in goal:
+            mark = "" if goal["met"] is None else (
+                f"   at most {goal['at_most']}: " + ("met" if goal["met"] else "NOT met"))
+            lines.append(f"  {key:<30} {'n/a' if goal['value'] is None else goal['value']}{mark}")
     if "server" in report:
         lines += ["", "Server"]
         s = report["server"]
