@@ -24,11 +24,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from gloomtable.designer.web import add_designer_routes
 from gloomtable.engine import ConfigError
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
+from gloomtable.server.cluster import Cluster
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.lobby import Lobby, LobbySettings
 from gloomtable.server.options import clean_name, parse_table_spec
-from gloomtable.server.store import open_store, shown
+from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.table import Conn, LiveTable
 
 log = logging.getLogger("gloomtable.server")
@@ -52,15 +53,24 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(db_path)
         lobby = Lobby(store, lobby_settings)
-        resumed = lobby.resume_all()
+        if is_postgres(db_path):  # several processes may share it: lead only what nobody leads
+            lobby.cluster = Cluster(lobby)
+            lobby.cluster.renew_and_take()
+            resumed = len(lobby.cluster.held)
+        else:
+            resumed = lobby.resume_all()
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
         app.state.lobby = lobby
         for table in lobby.tables.values():
             table.schedule()
         lobby.start()
+        if lobby.cluster is not None:
+            lobby.cluster.start()
         try:
             yield
         finally:
+            if lobby.cluster is not None:
+                await lobby.cluster.stop()
             lobby.close()
             store.close()
 

@@ -11,7 +11,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.games import make_game
@@ -20,6 +20,9 @@ from gloomtable.server.games import seat_range
 from gloomtable.server.options import TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
 from gloomtable.server.table import BotPolicy, LiveTable, same_token
+
+if TYPE_CHECKING:
+    from gloomtable.server.cluster import Cluster
 
 log = logging.getLogger("gloomtable.server")
 
@@ -136,6 +139,8 @@ class Lobby:
         self.bots = BotPolicy(ThreadPoolExecutor(self.settings.bot_workers, thread_name_prefix="gloom-bot"),
                               self.settings.bot_only_min_delay_ms)
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None
+        """Set when several processes share the store: it says which tables this one leads."""
 
     def start(self) -> None:
         """Begin letting go of expired and finished tables (needs the running loop)."""
@@ -159,6 +164,7 @@ class Lobby:
         if row is None:
             return None
         table = LiveTable.open(row, self.store, bots=self.bots)
+        table.leader = self.cluster is None or tid in self.cluster.held
         self.tables[tid] = table
         return table
 
@@ -222,6 +228,7 @@ class Lobby:
         row = TableRow(tid, spec.game, game.config_dict(), seed, options, listed, new_token(), seats)
         self.store.create_table(row)
         table = LiveTable(row, self.store, game, state, bots=self.bots)
+        table.leader = self.cluster is None or self.cluster.lead(tid)
         table.start_decision()
         self.tables[tid] = table
         table.schedule()  # a bot or a timer may hold the first decision
@@ -303,7 +310,8 @@ class Lobby:
             if t.conns:
                 continue
             idle = now - t.last_seen
-            if t.over or t.broken:
+            # finished, broken, or led (and expired) by another process: only leave memory
+            if not t.leader or t.over or t.broken:
                 if idle >= s.finished_keep:
                     t.close()
                     del self.tables[tid]

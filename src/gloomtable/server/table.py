@@ -26,7 +26,7 @@ from gloomtable.games import make_game
 from gloomtable.i18n.web import localize_state
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.present import catalogue, choices
-from gloomtable.server.store import SeatRow, Store, TableRow
+from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 
 log = logging.getLogger("gloomtable.server")
 
@@ -140,6 +140,9 @@ class LiveTable:
         self._timer: asyncio.Task[None] | None = None
         self._catalogue: dict[str, Any] | None = None
         self.bots = bots or BotPolicy()
+        self.leader = True
+        """This process runs the table's bots, timers and stand-ins (with several
+        processes: it holds the table's lease, server/cluster.py)."""
         now = time.monotonic()
         self.last_seen = now
         """When a page last came or went, or a move was made (the lobby's expiry reads it)."""
@@ -352,7 +355,12 @@ class LiveTable:
         events = nxt.apply(action)
         idx = self.state_id
         deadline = self._deadline_for(nxt)
-        self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+        try:
+            self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+        except StaleActionError:  # another process stored a move at this index first
+            self._catch_up()
+            raise ServerError("stale_state",
+                              "another move was made first; here is the current state") from None
         self.row.deadline, self.row.deadline_idx = deadline, idx + 1
         self.state = nxt
         self.row.actions.append(action)
@@ -364,6 +372,50 @@ class LiveTable:
         self.start_decision()
         self.broadcast()
         self.schedule()
+
+    async def catch_up(self) -> None:
+        """Take in what other processes stored since this one last looked (their NOTIFY)."""
+        async with self.lock:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Apply the stored actions after ``state_id`` and the seats' and next table's
+        changes, then tell this process's pages, each through its own view. Caller holds the lock."""
+        row = self.store.load(self.id, since=self.state_id)
+        if row is None:
+            return
+        seats_changed = False
+        for seat, stored in zip(self.seats, row.seats, strict=True):
+            now = (stored.name, stored.claimed, stored.token)
+            if (seat.row.name, seat.row.claimed, seat.row.token) != now:
+                seat.row.name, seat.row.claimed, seat.row.token = now
+                seats_changed = True
+        moved = bool(row.actions) and not self.broken
+        for k, action in enumerate(row.actions if moved else []):
+            idx = row.first + k
+            nxt = self.state.clone()  # states are replaced, never changed in place (a bot may read it)
+            try:
+                events = nxt.apply(action)
+            except GloomtableError as exc:
+                self.broken = f"the stored action #{idx} does not replay: {exc}"
+                log.error("table %s: %s", self.id, self.broken)
+                break
+            self.state = nxt
+            self.row.actions.append(action)
+            self.row.actors.append(row.actors[k])
+            if idx in row.narration:
+                self.row.narration[idx] = row.narration[idx]
+            self._record(idx, events, row.narration.get(idx), row.actors[k][0], row.actors[k][1])
+        next_changed = row.next_table != self.row.next_table
+        self.row.next_table = row.next_table
+        self.row.deadline, self.row.deadline_idx = row.deadline, row.deadline_idx
+        if moved or next_changed:
+            self.touch()
+            self.start_decision()
+            self.broadcast()
+            self.schedule()
+        elif seats_changed:
+            self.broadcast_seats()
 
     def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
                 actor: str = "person") -> None:
@@ -400,7 +452,7 @@ class LiveTable:
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
-        if self.over or self.broken:
+        if self.over or self.broken or not self.leader:
             return
         seat = self.seats[self.state.current_player()]
         delay_ms = int(self.options.get("bot_delay_ms", 700))
@@ -449,6 +501,8 @@ class LiveTable:
                 if reason == "stand_in" and not self.stand_in_active(seat):
                     return  # they came back while the bot thought: the move is theirs
                 await self._commit(action, seat.index, reason, narration)
+        except ServerError:  # stale: another process stored this move first; nothing is played twice
+            return
         except Exception:  # a bot's bug must not silence the table: log it and stop
             log.exception("table %s: automatic move failed", self.id)
 

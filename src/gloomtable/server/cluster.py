@@ -1,0 +1,145 @@
+"""Several server processes, one site: what each process does so that any number
+of ``gloom serve --db postgresql://...`` share every table (docs/deploy.md).
+
+- **Hearing.** Every committed change of a table sends ``NOTIFY`` (store_postgres.py);
+  each process listens and, for each table it has in memory, reads the stored
+  actions after the ones it knows and applies them (``LiveTable.catch_up``), then
+  pushes each of its pages its own view. Views are built here, from the stored
+  record; no process ever sends another a view or a hidden card.
+- **One writer per move.** An action's index is unique per table in the store, so of
+  two processes offering the same move one commits and the other answers
+  ``stale_state`` (its player gets the current state, as on one process).
+- **One leader per table.** The bots, turn timers and stand-ins of a table run in the
+  one process that holds its lease (a row with an expiry by the database's clock).
+  Each process renews its leases every ``RENEW_EVERY`` seconds and takes every
+  lease that is missing or expired, so when a process dies its tables are led by
+  another within ``LEASE_TTL + RENEW_EVERY`` seconds. A leader that loses a lease
+  (say, it stalled) stops at once; even a move it had under way cannot be stored
+  twice, by the unique index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+from gloomtable.engine import GloomtableError
+
+if TYPE_CHECKING:
+    from gloomtable.server.lobby import Lobby
+
+log = logging.getLogger("gloomtable.server")
+
+LEASE_TTL = 3.0
+"""Seconds a lease lasts unless renewed."""
+RENEW_EVERY = 1.0
+"""Seconds between a process's renewals (and its look for tables nobody leads)."""
+TAKE_AT_ONCE = 500
+"""Tables one look may take over (a dead process's tables are taken in one go)."""
+
+
+class Cluster:
+    """This process's part in a site of several processes sharing one PostgreSQL."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.store = lobby.store
+        self.holder = secrets.token_hex(8)
+        self.held: set[str] = set()
+        self._dirty: set[str] = set()
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        log.info("cluster member %s", self.holder)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self.store.listen(self._heard)),
+                       loop.create_task(self._catch_up_forever()),
+                       loop.create_task(self._lease_forever())]
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for tid in list(self.held):  # a clean stop hands its tables on at once
+            with contextlib.suppress(Exception):
+                self.store.release_lease(tid, self.holder)
+        self.held.clear()
+
+    # --- leading -----------------------------------------------------------------
+
+    def lead(self, table_id: str) -> bool:
+        """Take the lease of a table (a new one, or one nobody leads); True if held."""
+        if self.store.acquire_lease(table_id, self.holder, LEASE_TTL):
+            self.held.add(table_id)
+            return True
+        return False
+
+    def _set_leader(self, table_id: str, leader: bool) -> None:
+        table = self.lobby.tables.get(table_id)
+        if table is None or table.leader == leader:
+            return
+        table.leader = leader
+        table.schedule()  # a leader arranges the next automatic move; a follower cancels its own
+
+    def renew_and_take(self) -> None:
+        """One round: renew what this process leads, step down where it lost a lease,
+        and take every table whose lease is missing or expired."""
+        still = set(self.store.renew_leases(self.holder, LEASE_TTL))
+        for tid in self.held - still:
+            log.warning("table %s: lease lost; another process leads it now", tid)
+            self._set_leader(tid, False)
+        self.held = still
+        for tid in self.store.free_tables(TAKE_AT_ONCE):
+            if not self.lead(tid):
+                continue
+            table = self.lobby.tables.get(tid)
+            if table is None:
+                try:
+                    table = self.lobby.get(tid)
+                except (GloomtableError, ValueError, KeyError) as exc:
+                    log.error("table %s cannot be taken over: %s", tid, exc)
+                    continue
+            elif not table.lock.locked():
+                table._catch_up()  # it may have missed notifications while it followed
+            else:
+                self._heard(tid)
+            log.info("table %s: %s leads it now", tid, self.holder)
+            table.leader = True
+            table.schedule()
+
+    async def _lease_forever(self) -> None:
+        while True:
+            try:
+                self.renew_and_take()
+            except Exception:  # the database may be restarting: try again next round
+                log.exception("renewing leases failed")
+            await asyncio.sleep(RENEW_EVERY)
+
+    # --- hearing -------------------------------------------------------------------
+
+    def _heard(self, table_id: str) -> None:
+        if table_id == "*":  # the link was broken: anything may have changed
+            self._dirty.update(self.lobby.tables)
+        elif table_id in self.lobby.tables:
+            self._dirty.add(table_id)
+        self._wake.set()
+
+    async def _catch_up_forever(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._dirty:
+                tid = self._dirty.pop()
+                table = self.lobby.tables.get(tid)
+                if table is None:
+                    continue
+                try:
+                    await table.catch_up()
+                except Exception:
+                    log.exception("table %s: catching up failed", tid)
