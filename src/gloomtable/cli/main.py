@@ -67,8 +67,7 @@ def table_config(game: str, players: int | None, edition: int | None, beginner: 
     if players is not None:
         config["players"] = players
     if sets is not None:
-        if game not in ("gloom", "gloomier"):
-            fail(_("--sets is a Gloom option, not a {game} option").format(game=game))
+        # Gloom mixes sets (R-H10); Crazy Creatures takes one, shipped or a variant file.
         config["sets"] = [s.strip() for s in sets.split(",") if s.strip()]
     if game in ("gloom", "gloomier"):
         if edition is not None:
@@ -238,9 +237,14 @@ def deck_check(
 ) -> None:
     """Validate a deck (or a mix of decks); print counts by type and families, then
     every error and warning found in play terms (docs/decks.md)."""
-    from gloomtable.designer.commands import check_findings
+    from gloomtable.designer.commands import check_creature_set, check_findings, is_creature_set
     from gloomtable.games.gloom.deck import DeckError, combine, load_deck
 
+    if is_creature_set(path.strip()):  # a Crazy Creatures set, shipped or a variant
+        code = check_creature_set(path.strip(), strict)
+        if code:
+            raise typer.Exit(code)
+        return
     decks = []
     failed = False
     for one in [p.strip() for p in path.split(",") if p.strip()]:
@@ -301,10 +305,21 @@ def card_kind_plural(kind: str) -> str:
 
 
 @deck_app.command("schema", help=_("Print the JSON Schema of deck files (for editor autocompletion)."))
-def deck_schema() -> None:
+def deck_schema(game: Annotated[str, typer.Option(
+        "--game", "-g", help="gloom (Gloom and Gloomier decks) or creatures (a Crazy Creatures set).")
+        ] = "gloom") -> None:
     """Print the JSON Schema of deck files (for editor autocompletion)."""
     from gloomtable.games.gloom.deck import json_schema
 
+    if game == "creatures":
+        from gloomtable.games.creatures.cards import SetSpec
+
+        schema = SetSpec.model_json_schema()
+        schema["title"] = "gloomtable Crazy Creatures set"
+        print(json.dumps(schema, indent=2))
+        return
+    if game not in ("gloom", "gloomier"):
+        fail(f"--game must be gloom or creatures, not {game!r}")
     print(json.dumps(json_schema(), indent=2))
 
 

@@ -39,6 +39,9 @@ def serve(
     bot_only_min_delay_ms: Annotated[int, typer.Option(
         min=0, help="Least pause before each move at a table where only bots sit.")
     ] = _D.bot_only_min_delay_ms,
+    sets: Annotated[str, typer.Option(
+        help="Variant Crazy Creatures set files, separated by commas; tables name them by id.")
+    ] = "",
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""
     from gloomtable.server.run import serve as run
@@ -46,5 +49,6 @@ def serve(
     lobby = LobbySettings(allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
                           idle_expiry=idle_table_expiry, abandoned_expiry=abandoned_table_expiry,
                           finished_keep=finished_table_keep,
-                          bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms)
+                          bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms,
+                          sets=tuple(s.strip() for s in sets.split(",") if s.strip()))
     run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby)

@@ -161,13 +161,23 @@ class CreatureTexts:
         Машину»), the ``machine`` field of ``[colours.<key>]``; else the plain colour."""
         return self.data.get("colours", {}).get(key, {}).get("machine") or self.colour(key)
 
+    @property
+    def variant(self) -> bool:
+        """A variant set from a deck file names its own Creatures and Machines, in
+        its own words: the shipped catalogue's translations are not for it."""
+        return getattr(self.set, "id", "creatures") != "creatures"
+
     def creature(self, key: str) -> str:
         for spec in self.set.colours:
             if spec.key == key:
+                if self.variant:
+                    return str(spec.creature)
                 return self.data.get("colours", {}).get(key, {}).get("creature") or spec.creature
         return key
 
     def machine(self, side: str) -> str:
         """``side`` is ``plus`` or ``minus``."""
         english = (self.set.plus if side == "plus" else self.set.minus).name
+        if self.variant:
+            return str(english)
         return self.data.get("machine", {}).get(side, {}).get("name") or english

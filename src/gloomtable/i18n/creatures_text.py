@@ -44,7 +44,9 @@ class CreaturesLocalizer:
         from gloomtable.games.creatures.cards import CREATURE_SET
 
         self.tr = tr
-        self.texts = texts = CreatureTexts(CREATURE_SET, tr.lang)
+        # Names come from the table's own set (a variant names its Creatures and
+        # Machines); the engine's event lines always use the shipped set's words.
+        self.texts = texts = CreatureTexts(getattr(game, "card_set", CREATURE_SET), tr.lang)
         colours = [c.key for c in CREATURE_SET.colours]
         colour_rx = alternation(colours)
         sides = {f"+ {CREATURE_SET.plus.name}": f"+ {texts.machine('plus')}",

@@ -62,7 +62,10 @@ def games_info() -> dict[str, Any]:
                 sets.append(s)
     except ImportError:
         sets = ["classic"]
-    return {"games": games, "levels": list(LEVELS), "gloom_sets": sets}
+    from gloomtable.games.creatures.cards import registered_sets
+
+    return {"games": games, "levels": list(LEVELS), "gloom_sets": sets,
+            "creature_sets": list(registered_sets())}
 
 
 def _set_loads(set_id: str) -> bool:

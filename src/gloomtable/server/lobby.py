@@ -57,6 +57,9 @@ class LobbySettings:
     """Threads that run bot searches, apart from everything a person waits for."""
     bot_only_min_delay_ms: int = 250
     """The least pause before each move of a table where only bots sit."""
+    sets: tuple[str, ...] = ()
+    """Variant Crazy Creatures set files (``--sets``) tables may name by their id: the
+    operator chooses files; a remote client only ever names an id (docs/decks.md)."""
 
 
 def add_lobby_args(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +79,9 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
                         help="threads for bot searches")
     parser.add_argument("--bot-only-min-delay-ms", type=int, default=d.bot_only_min_delay_ms, metavar="MS",
                         help="least pause before each move at a table where only bots sit")
+    parser.add_argument("--sets", default="", metavar="FILES",
+                        help="variant Crazy Creatures set files, separated by commas: tables may "
+                             "name them by id (config sets = [ID])")
 
 
 def lobby_settings(args: argparse.Namespace) -> LobbySettings:
@@ -90,7 +96,8 @@ def lobby_settings(args: argparse.Namespace) -> LobbySettings:
     return LobbySettings(allow_fixed_deals=args.allow_fixed_deals, max_open_tables=args.max_open_tables,
                          idle_expiry=args.idle_table_expiry, abandoned_expiry=args.abandoned_table_expiry,
                          finished_keep=args.finished_table_keep,
-                         bot_workers=args.bot_workers, bot_only_min_delay_ms=args.bot_only_min_delay_ms)
+                         bot_workers=args.bot_workers, bot_only_min_delay_ms=args.bot_only_min_delay_ms,
+                         sets=tuple(s.strip() for s in args.sets.split(",") if s.strip()))
 
 
 def new_token() -> str:
@@ -104,11 +111,22 @@ def invite_path(table_id: str, token: str | None = None) -> str:
     return f"/table/{table_id}" + (f"#token={token}" if token else "")
 
 
-def check_sets(config: dict[str, Any]) -> None:
+def check_sets(config: dict[str, Any], game: str = "gloom") -> None:
     """Card sets by shipped name only, each once: a deck path from a remote client
     would make the server read any file on its disk, and a long list of the same
-    set would make it build a huge deck."""
+    set would make it build a huge deck. Crazy Creatures: one set, shipped or a
+    variant the server was started with (``--sets``), by id."""
     if "sets" not in config:
+        return
+    if game == "creatures":
+        from gloomtable.games.creatures.cards import registered_sets
+
+        names = registered_sets()
+        sets = config["sets"]
+        if not isinstance(sets, list) or len(sets) != 1 or sets[0] not in names:
+            shown = repr(sets)[:60]
+            raise ServerError("bad_table", f"unknown Crazy Creatures set {shown}; name one of: "
+                              f"{', '.join(names)}")
         return
     from gloomtable.games.gloom.deck import SHIPPED_SETS
 
@@ -197,7 +215,7 @@ class Lobby:
                               f"not {len(spec.seats)}")
         config = dict(spec.config)
         config["players"] = len(spec.seats)
-        check_sets(config)
+        check_sets(config, spec.game)
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
         try:
             game, state = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(

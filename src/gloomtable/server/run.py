@@ -38,6 +38,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    from gloomtable.engine import GloomtableError
+    from gloomtable.games.creatures.cards import register_set
+
+    for path in (lobby.sets if lobby is not None else ()):
+        try:
+            found = register_set(path)
+        except GloomtableError as exc:
+            print(f"error: --sets: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        announce(f"Crazy Creatures variant {found.id!r} ({found.name}) from {path}")
 
     # uvicorn's "websockets" protocol answers an over-long or malformed upgrade with 400,
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.

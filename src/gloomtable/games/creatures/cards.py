@@ -22,6 +22,8 @@ NUM_COLOURS = 4
 """One Machine and one pile per colour; the action space assumes four."""
 NUM_CREATURES = 48
 DNA_NUMBERS = (1, 6)
+COLOUR_KEYS_SHIPPED = ("red", "blue", "green", "yellow")
+SHIPPED_SET = "creatures"
 
 
 class CreatureSetError(GloomtableError, ValueError):
@@ -56,8 +58,10 @@ class MachineSpec(_Strict):
 
 
 class SetSpec(_Strict):
-    """The whole ``creatures.toml`` file."""
+    """The whole ``creatures.toml`` file, or a variant deck file of the same shape."""
 
+    id: str = Field("creatures", min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$",
+                    description="The set's id: a table names a variant by it.")
     name: str = Field(min_length=1, max_length=80)
     copies: int = Field(ge=1, le=4)
     colours: list[ColourSpec]
@@ -105,6 +109,16 @@ class CreatureSet:
     colours: tuple[ColourSpec, ...]
     plus: MachineSide
     minus: MachineSide
+    id: str = "creatures"
+
+    @property
+    def penalty(self) -> tuple[int, ...]:
+        """R-C10: penalty points by card id (the hot path reads this tuple)."""
+        return tuple(c.penalty for c in self.creatures)
+
+    @property
+    def creature_names(self) -> tuple[str, ...]:
+        return tuple(c.creature for c in self.colours)
 
 
 def _problem(source: str, exc: ValidationError) -> CreatureSetError:
@@ -125,8 +139,11 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
     problems = []
     if len(spec.colours) != NUM_COLOURS:
         problems.append(f"colours: need exactly {NUM_COLOURS}, got {len(spec.colours)}")
-    if len({c.key for c in spec.colours}) != len(spec.colours):
-        problems.append("colours: keys must be distinct")
+    keys = [c.key for c in spec.colours]
+    if len(keys) == NUM_COLOURS and keys != list(COLOUR_KEYS_SHIPPED):
+        problems.append(f"colours: the keys are {', '.join(COLOUR_KEYS_SHIPPED)} in this order "
+                        f"(the Machines and the table are drawn by them), got {', '.join(keys)}; "
+                        "rename the Creatures with 'creature' instead")
     values = [n.value for n in spec.numbers]
     if values != [1, 2, 3, 4, 5, 6]:
         problems.append(f"numbers: need the values 1..6 in order, got {values}")
@@ -150,7 +167,7 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
                 ))
     plus, minus = spec.machine.plus, spec.machine.minus
     return CreatureSet(
-        name=spec.name, source=source, creatures=tuple(creatures),
+        id=spec.id, name=spec.name, source=source, creatures=tuple(creatures),
         colours=tuple(spec.colours),
         plus=MachineSide(plus.symbol, plus.name, plus.flavour),
         minus=MachineSide(minus.symbol, minus.name, minus.flavour),
@@ -175,6 +192,35 @@ def load_set(path: str | Path | None = None) -> CreatureSet:
 
 
 CREATURE_SET = load_set()
+
+_REGISTERED: dict[str, CreatureSet] = {}
+_LOADED: dict[str, CreatureSet] = {}
+
+
+def register_set(path: str | Path) -> CreatureSet:
+    """Make a variant set file playable by its id (``gloom serve --sets``): a remote
+    client may then name the id, never a path. Raises :class:`CreatureSetError`."""
+    found = load_set(path)
+    if found.id == SHIPPED_SET:
+        raise CreatureSetError(f"{path}: id: a variant needs its own id, not {SHIPPED_SET!r}")
+    _REGISTERED[found.id] = found
+    return found
+
+
+def registered_sets() -> tuple[str, ...]:
+    """Ids a table may name: the shipped set, then the variants registered."""
+    return (SHIPPED_SET, *_REGISTERED)
+
+
+def set_named(name: str) -> CreatureSet:
+    """A set by shipped name, registered id, or file path (loaded once per path)."""
+    if name == SHIPPED_SET:
+        return CREATURE_SET
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name not in _LOADED:
+        _LOADED[name] = load_set(name)
+    return _LOADED[name]
 CREATURES: tuple[Creature, ...] = CREATURE_SET.creatures
 
 # Flat lookups by card id (the hot path).

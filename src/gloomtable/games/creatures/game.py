@@ -6,6 +6,11 @@ Options (all validated, unknown keys refused):
 - ``rounds``: default = ``players`` (R-C2); another positive number is a house rule.
 - ``first_player``: the first round's start player (0-based seat), or ``None``
   to draw it from the seed (R-C4).
+- ``sets``: the card set, a list of one name: ``["creatures"]`` (the shipped set,
+  the default), the id of a variant the server registered, or (locally: ``gloom
+  play``, ``simulate``, the RL envs) a variant deck file's path (docs/decks.md).
+  A variant keeps the shape (4 colours, numbers 1 to 6, 48 cards) and changes
+  names, flavour and penalty points.
 - ``turn_cap``: a safety cap on turns (plays and passes) per game, default 2000.
   The rules always end a game well below it (each round has at most about
   (cards + Reserve) x (players + 1) turns); reaching it ends the game with
@@ -21,12 +26,23 @@ from gloomtable.engine import ConfigError
 from gloomtable.games.creatures.actions import NUM_ACTIONS
 
 if TYPE_CHECKING:
+    from gloomtable.games.creatures.cards import CreatureSet
     from gloomtable.games.creatures.state import CreaturesState
+
+_PENALTIES: dict[int, tuple[int, ...]] = {}
+
+
+def _penalties(card_set: CreatureSet) -> tuple[int, ...]:
+    """The set's penalty tuple, built once per set (scoring reads it every round)."""
+    key = id(card_set)
+    if key not in _PENALTIES:
+        _PENALTIES[key] = card_set.penalty
+    return _PENALTIES[key]
 
 RESERVE_SIZE = 8
 """Cards put face down as the Reserve each round (R-C3)."""
 MAX_ROUNDS = 100
-OPTIONS = ("players", "rounds", "first_player", "turn_cap")
+OPTIONS = ("players", "rounds", "first_player", "turn_cap", "sets")
 
 
 def _int_option(d: dict[str, Any], key: str, default: int | None) -> int | None:
@@ -46,6 +62,8 @@ class CreaturesGame:
     rounds: int | None = None
     first_player: int | None = None
     turn_cap: int = 2000
+    sets: tuple[str, ...] | None = None
+    """``None``: the shipped set; else one set name or variant file (see above)."""
 
     name: ClassVar[str] = "creatures"
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
@@ -63,6 +81,28 @@ class CreaturesGame:
                               f"or null (random from the seed), got {self.first_player}")
         if not 1 <= self.turn_cap <= 1_000_000:
             raise ConfigError(f"turn_cap must be 1..1000000, got {self.turn_cap}")
+        if self.sets is not None:
+            if len(self.sets) != 1 or not all(isinstance(x, str) and x for x in self.sets):
+                raise ConfigError("creatures option 'sets' names exactly one set (a shipped "
+                                  f"name, a registered variant, or a variant file), got {self.sets!r}")
+            from gloomtable.games.creatures.cards import CreatureSetError, set_named
+
+            try:
+                set_named(self.sets[0])
+            except CreatureSetError as exc:
+                raise ConfigError(str(exc)) from None
+
+    @property
+    def card_set(self) -> CreatureSet:
+        """The Creatures this table plays with (R-C1)."""
+        from gloomtable.games.creatures.cards import CREATURE_SET, set_named
+
+        return CREATURE_SET if self.sets is None else set_named(self.sets[0])
+
+    @property
+    def penalty(self) -> tuple[int, ...]:
+        """R-C10 penalty points by card id, of this table's set."""
+        return _penalties(self.card_set)
 
     @property
     def num_players(self) -> int:
@@ -93,13 +133,23 @@ class CreaturesGame:
         turn_cap = _int_option(d, "turn_cap", 2000)
         if turn_cap is None:
             raise ConfigError("creatures option 'turn_cap' must be an integer, got None")
+        sets = d.get("sets")
+        if sets is not None and (not isinstance(sets, list | tuple)
+                                 or not all(isinstance(x, str) for x in sets)):
+            raise ConfigError(f"creatures option 'sets' must be a list of one set name, got {sets!r}")
+        if sets is not None and list(sets) == ["creatures"]:
+            sets = None  # the shipped set, as when not named
         return cls(players=players, rounds=_int_option(d, "rounds", None),
-                   first_player=_int_option(d, "first_player", None), turn_cap=turn_cap)
+                   first_player=_int_option(d, "first_player", None), turn_cap=turn_cap,
+                   sets=None if sets is None else tuple(sets))
 
     def config_dict(self) -> dict[str, Any]:
         """The config as a plain dict; ``from_dict(config_dict())`` is this game."""
-        return {"players": self.players, "rounds": self.rounds,
-                "first_player": self.first_player, "turn_cap": self.turn_cap}
+        out: dict[str, Any] = {"players": self.players, "rounds": self.rounds,
+                               "first_player": self.first_player, "turn_cap": self.turn_cap}
+        if self.sets is not None:
+            out["sets"] = list(self.sets)
+        return out
 
     def new_initial_state(self, seed: int) -> CreaturesState:
         """Round 1 set up and dealt from ``seed`` (R-C3, R-C4)."""

@@ -54,7 +54,6 @@ from gloomtable.games.creatures.cards import (
     NUM_COLOURS,
     NUM_CREATURES,
     NUMBER,
-    PENALTY,
 )
 from gloomtable.games.creatures.game import RESERVE_SIZE
 
@@ -192,7 +191,7 @@ class CreaturesState:
 
     def penalties(self, seat: int) -> int:
         """R-C10: the penalty points in ``seat``'s hand right now."""
-        return sum(PENALTY[c] for c in self.hands[seat])
+        return sum(self.game.penalty[c] for c in self.hands[seat])
 
     # ------------------------------------------------------------------ moves
     def apply(self, action: int) -> list[Event]:
@@ -325,7 +324,7 @@ class CreaturesState:
         scores = []
         for q, hand in enumerate(self.hands):
             if hand:
-                pen = sum(PENALTY[c] for c in hand)
+                pen = sum(self.game.penalty[c] for c in hand)
                 self.totals[q] += pen
                 scores.append(pen)
             else:

@@ -13,19 +13,15 @@ from typing import TYPE_CHECKING, Any
 from gloomtable.games.creatures.cards import (
     COLOUR,
     COLOUR_KEYS,
-    CREATURE_NAMES,
-    CREATURE_SET,
     DNA_NUMBERS,
     FITS,
     LABEL,
     NUMBER,
-    PENALTY,
 )
 
 if TYPE_CHECKING:
     from gloomtable.games.creatures.state import CreaturesState
 
-_SIDE_NAMES = (CREATURE_SET.minus.name, CREATURE_SET.plus.name)
 _SIDES = ("-", "+")
 
 
@@ -35,13 +31,17 @@ def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
     if player is not None and not 0 <= player < n:
         raise ValueError(f"no seat {player} at a {n}-player table")
     tops = [NUMBER[p[-1]] if p else 0 for p in state.piles]
+    card_set = state.game.card_set  # the shipped set or a variant (names, penalties)
+    names, penalty = card_set.creature_names, state.game.penalty
+    side_names = (card_set.minus.name, card_set.plus.name)
     machines = [{
-        "colour": COLOUR_KEYS[c], "creature": CREATURE_NAMES[c], "side": _SIDES[state.plus[c]],
-        "machine": _SIDE_NAMES[state.plus[c]], "top": tops[c] or None,
+        "colour": COLOUR_KEYS[c], "creature": names[c], "side": _SIDES[state.plus[c]],
+        "machine": side_names[state.plus[c]], "top": tops[c] or None,
         "pile": [{"id": x, "number": NUMBER[x]} for x in state.piles[c]],
     } for c in range(len(state.piles))]
     view: dict[str, Any] = {
         "game": "creatures",
+        "set": card_set.id,
         "viewer": player,
         "players": n,
         "round": min(state.round + 1, state.game.num_rounds),
@@ -64,7 +64,7 @@ def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
     if player is not None:
         plus = state.plus
         view["hand"] = [{
-            "id": c, "colour": COLOUR_KEYS[COLOUR[c]], "number": NUMBER[c], "penalty": PENALTY[c],
+            "id": c, "colour": COLOUR_KEYS[COLOUR[c]], "number": NUMBER[c], "penalty": penalty[c],
             "dna": NUMBER[c] in DNA_NUMBERS,
             "playable": FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]],
         } for c in state.hands[player]]
@@ -82,12 +82,14 @@ def render(state: CreaturesState, player: int | None) -> str:
     v = make_view(state, player)
     n = v["players"]
     you = "spectating" if player is None else f"you are player {player + 1}"
+    card_set = state.game.card_set
+    title = "Crazy Creatures" + ("" if card_set.id == "creatures" else f" ({card_set.name})")
     if v["over"]:
-        head = f"Crazy Creatures: game over after {len(v['round_scores'])} rounds ({you})"
+        head = f"{title}: game over after {len(v['round_scores'])} rounds ({you})"
     else:
         what = "decides: flip a Machine or make another player draw" \
             if v["decision"] == "same_number" else "to play"
-        head = (f"Crazy Creatures: round {v['round']} of {v['rounds']}, "
+        head = (f"{title}: round {v['round']} of {v['rounds']}, "
                 f"player {v['current_player'] + 1} {what} ({you})")
     lines = [head, "Machines:"]
     for m in v["machines"]:
@@ -106,7 +108,7 @@ def render(state: CreaturesState, player: int | None) -> str:
                      + (f"   rounds: {rounds}" if rounds else ""))
     if player is not None:
         hand = "  ".join(("*" if c["playable"] else "") + LABEL[c["id"]] for c in v["hand"])
-        pen = sum(PENALTY[c["id"]] for c in v["hand"])
+        pen = sum(c["penalty"] for c in v["hand"])
         lines.append(f"Your hand ({pen} penalty): {hand or '(empty)'}   (* fits a pile now)")
         if "choices" in v:
             lines.append("Your choices: " + "; ".join(f"{c['action']}={c['text']}"
