@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from gloomtable.bots.narration import _deed
 from gloomtable.designer.chronicle import DIED, NOTHING, SURVIVED, Tale, _ending
 from gloomtable.games import make_game
 from gloomtable.games.gloom.cards import CardType
@@ -26,6 +27,7 @@ from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.client import localizer_for
 from gloomtable.i18n.creatures_text import CreaturesLocalizer
 from gloomtable.i18n.gloom_text import GloomLocalizer
+from gloomtable.i18n.narration_text import MOODS, creatures_templates, gloom_templates
 from gloomtable.i18n.phrases import Template
 
 SETS = Path(__file__).resolve().parents[1] / "src" / "gloomtable" / "games" / "gloom" / "sets"
@@ -49,6 +51,8 @@ CARD = {"classic": "was-pursued-by-geese", "gloomier": "was-mistaken-for-the-vic
 """A Modifier whose name inflects, for the card placeholders."""
 
 PERSON_CARDS = {
+    "{card} comes to stay with {char}, {mood}.": {"card"},  # a Guest (bot narration)
+    "{char}, {mood}, finds {card} on the doorstep.": {"card"},
     "{card} returns to the middle.": {"card"},
     "{card} follows {card2} from the middle to player {q}'s family.": {"card"},
     "{card} follows {card2} from player {q}'s family to player {r}'s family.": {"card"},
@@ -105,9 +109,12 @@ def _english(t: Template, deck: Deck, person: int, card: int) -> tuple[str, set[
             values[name] = f"{who} (+0, player 2)" if kind == "cardx" and " on " in t.english else who
         elif kind in ("card", "cardx"):
             values[name] = f"{what} (-10)" if kind == "cardx" else what
+        elif kind == "deed":
+            values[name] = _deed(what)
         else:
             values[name] = {"family": deck.families[0].name, "freeplay": "Untimely Death",
-                            "scores": "-30, 5", "names": "player 1, player 3"}.get(kind, "2")
+                            "scores": "-30, 5", "names": "player 1, player 3", "actor": "Player 2",
+                            "mood": MOODS[2], "mood_cap": MOODS[2].capitalize()}.get(kind, "2")
     return t.english.format(**values), {n for n in values if n in persons or n.startswith("char")}
 
 
@@ -138,7 +145,8 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
     loc = GloomLocalizer(SimpleNamespace(deck=cast.deck), tr)
     texts = GloomTexts(cast.deck, lang)
     for kind, templates, fmt in (("log", gloom_text.EVENTS, loc.events),
-                                 ("choice", gloom_text.ACTIONS, loc.actions)):
+                                 ("choice", gloom_text.ACTIONS, loc.actions),
+                                 ("bot narration", gloom_templates(), loc.narration)):
         for t in templates:
             forms = {}
             for label, person in cast.people().items():
@@ -151,9 +159,11 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
                 gender = texts.gender(person)
                 cards = [n for n in re.findall(r"\{(\w+)\}", t.english)
                          if n.startswith("card") and n not in slots]
+                agreeing = texts.name(cast.card, gender)
                 if t.subject and cards:
-                    agreeing = texts.name(cast.card, gender)
                     assert agreeing in out, f"{where}: the card does not agree: {out!r}"
+                if "{deed}" in t.english:
+                    assert agreeing[:1].lower() + agreeing[1:] in out, f"{where}: the deed: {out!r}"
                 forms[label] = out
             if t.gendered:
                 assert forms["a woman"].replace(texts.name(cast.woman), "") != \
@@ -220,16 +230,21 @@ def test_every_creatures_template(lang: str) -> None:
     from gloomtable.games.creatures.cards import CREATURE_SET
 
     values["side"] = f"+ {CREATURE_SET.plus.name}"
+    values.update({"actor": "Player 2", "victim": "Player 3", "creature": CREATURE_SET.colours[0].creature,
+                   "machine": CREATURE_SET.minus.name, "number": "4"})
     for kind, templates, fmt in (("log", creatures_text.EVENTS, loc.events),
-                                 ("choice", creatures_text.ACTIONS, loc.actions)):
+                                 ("choice", creatures_text.ACTIONS, loc.actions),
+                                 ("bot narration", creatures_templates(), loc.narration)):
         for t in templates:
             english = t.english.format(**{k: values[k] for k in re.findall(r"\{(\w+)\}", t.english)})
             out = fmt.format(english)
             where = f"{lang} {kind} {t.msgid!r}"
             assert out != english, f"{where}: not translated"
             _check_plain(out, where)
-            if "{colour}" in t.english:  # the colour agrees with the Machine
+            if "{colour}" in t.english and "Machine" in t.english:  # the colour agrees with it
                 assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
+            if lang == "ru":
+                _check_grammar(lang, out, [], where)
 
 
 def _play(game: Any, seed: int, steps: int) -> Any:

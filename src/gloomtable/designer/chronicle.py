@@ -240,6 +240,8 @@ def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
 
     def line(ln: Line, gender: str | None) -> None:
         ln.text = loc.text(ln.text)
+        if ln.narration:  # a bot's line from its template; a person's words as written
+            ln.narration = loc.narration(ln.narration)
         if ln.cancelled_by is not None and ln.cancelled_card is not None:
             ln.cancelled_by = tr.gettext("{card} of {who}").format(
                 card=card_name(ln.cancelled_card, None), who=c.who(ln.cancelled_seat))

@@ -29,6 +29,12 @@ class Localizer:
         """An English event line (as logged) in this language."""
         return self.impl.events.format(english) if self.impl is not None else english
 
+    def narration(self, text: str) -> str:
+        """A line said about a play: a bot's, from its template, in this language; what a
+        person typed, as they wrote it."""
+        told = getattr(self.impl, "narration", None)
+        return told.format(text) if told is not None else text
+
     def action(self, state: State, action: int) -> str:
         text = state.action_to_string(action)
         return self.impl.actions.format(text) if self.impl is not None else text

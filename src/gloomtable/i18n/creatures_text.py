@@ -78,6 +78,15 @@ class CreaturesLocalizer:
         self.decisions = DECISIONS
         self.events = Formatter(tr, EVENTS, kinds)
         self.actions = Formatter(tr, ACTIONS, kinds)
+        from gloomtable.i18n import narration_text as told
+
+        creatures = {spec.creature: spec.key for spec in CREATURE_SET.colours}
+        machines = {CREATURE_SET.plus.name: "plus", CREATURE_SET.minus.name: "minus"}
+        self.narration = Formatter(tr, told.creatures_templates(), {
+            **kinds, "actor": told.seat_kind(tr), "victim": told.seat_kind(tr),
+            "creature": (alternation(creatures), lambda v: texts.creature(creatures[v])),
+            "machine": (alternation(machines), lambda v: texts.machine(machines[v])),
+            "number": (r"\d+", str)})
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")

@@ -34,6 +34,12 @@ def extract() -> Catalog:
         if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
             continue
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    from gloomtable.i18n.narration_text import messages as narration_messages
+
+    for message in narration_messages():
+        if template.get(message) is None:
+            template.add(message, None, [("bots/narration.py", 0)],
+                         auto_comments=["A bot's narration of a play (bots/narration.py)."])
     for message, where in gendered_messages():
         for ctx in GENDER_CONTEXTS:
             template.add(message, None, [(where, 0)], context=ctx,

@@ -122,12 +122,20 @@ class GloomLocalizer:
         title = tr.gettext("\u201c{title}\u201d")
         middle = tr.gettext("in the middle")
 
+        landed: dict[str, str] = {}
+        """The gender of the Character each card was last told on, so a later line that
+        names the card alone (a cancellation, a Guest following it) keeps its form."""
+
         def shown(english: str, gender: str | None = None) -> str:
             """A Character or Guest by its bare name; any other card as a quoted title,
             in the form agreeing with ``gender`` (of the Character it is about)."""
             i = index_of[english]
             if texts.is_person(i):
                 return texts.name(i)
+            if gender is None:
+                gender = landed.get(english)
+            else:
+                landed[english] = gender
             return title.format(title=texts.name(i, gender))
 
         def described(value: str, gender: str | None = None) -> str:
@@ -156,6 +164,14 @@ class GloomLocalizer:
         self.decisions = DECISIONS
         self.events = Formatter(tr, EVENTS, kinds, agree, gender_of)
         self.actions = Formatter(tr, ACTIONS, kinds, agree, gender_of)
+        from gloomtable.i18n import narration_text as told
+
+        deed = told.deed_kind(game.deck, texts)
+        self.narration = Formatter(
+            tr, told.gloom_templates(),
+            {**kinds, **told.mood_kinds(tr), "actor": told.seat_kind(tr),
+             "deed": (deed[0], lambda v: deed[1](v, None))},
+            {**agree, "deed": deed[1]}, gender_of)
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")

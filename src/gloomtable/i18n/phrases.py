@@ -100,10 +100,13 @@ class Formatter:
             for m in _PLACEHOLDER.finditer(t.english):
                 parts.append(re.escape(t.english[pos:m.start()]))
                 name = m.group(1)
+                pos = m.end()
+                if name in names:  # the same value again ("{char} ... {char}")
+                    parts.append(f"(?P={name})")
+                    continue
                 names.append(name)
                 regex = kinds[name.rstrip("0123456789")][0]
                 parts.append(f"(?P<{name}>{regex})")
-                pos = m.end()
             parts.append(re.escape(t.english[pos:]))
             self.compiled.append((re.compile("".join(parts) + r"\Z"), t, names))
 

@@ -141,6 +141,6 @@ def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, A
         for c in view.get("choices", []):
             c["text"] = loc.action_text(c.get("text", ""))
     msg["choices"] = [{**c, "text": loc.action_text(c.get("text", ""))} for c in message.get("choices", [])]
-    msg["log"] = [e if e.get("kind") == "narration" else {**e, "text": loc.text(e.get("text", ""))}
-                  for e in message.get("log", [])]
+    msg["log"] = [{**e, "text": (loc.narration if e.get("kind") == "narration" else loc.text)(
+        e.get("text", ""))} for e in message.get("log", [])]
     return msg
