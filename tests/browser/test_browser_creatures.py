@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks, shoot
+from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks
 from gloomtable.server.testing import ServerProcess
 
 
@@ -23,7 +23,6 @@ def test_creatures_table_played_to_the_end_of_a_round(server: ServerProcess, con
     assert page.locator(".machine").count() == 4
     rng = random.Random(4)
     play_by_clicks(page, rng, decisions=6)
-    shoot(page, "creatures-table", full_page=True)
     play_by_clicks(page, rng, decisions=200, until=round_done)
     page.wait_for_function("() => document.querySelector('[data-testid=scores]').dataset.rounds >= 1")
     state = page_state(page)

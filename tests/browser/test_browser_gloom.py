@@ -13,7 +13,6 @@ from conftest import (
     frames_of,
     page_state,
     play_by_clicks,
-    shoot,
     wait_my_turn_or_end,
 )
 from gloomtable.server.testing import ServerProcess
@@ -24,14 +23,12 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
     page = context.new_page()
     errors = PageErrors(page)
     create_in_lobby(page, server.url, "gloom", seats=3, bots=2, seed=21)
-    shoot(page, "lobby")
     page.click("[data-testid=take-seat-0]")
     page.wait_for_selector("[data-testid=hand] .hand-card")
     rng = random.Random(5)
     made = play_by_clicks(page, rng, decisions=14)
     assert wait_my_turn_or_end(page), "the game should still be on"  # the table holds still now
     page.wait_for_selector(".character .stack-wrap svg")
-    shoot(page, "gloom-table", full_page=True)  # for the README
     # look through a stack layer by layer: fewer layers drawn, then all again
     char = page.locator(".character:has(.layer-down:not([disabled]))").first.get_attribute("data-char")
     assert char is not None, "after 14 decisions some Character has a Modifier"
@@ -77,7 +74,6 @@ def test_three_seat_gloom_with_two_bots_played_by_clicks_to_the_end(server: Serv
     assert page.locator("[data-testid=winner]").inner_text().startswith("Winner")
     assert state["view"]["result"]["scores"] == [values[p] for p in range(3)]
     page.evaluate("window.scrollTo(0, 0)")
-    shoot(page, "gloom-end")  # the top: Family Values and the winner
     # play again with the same seats: this page follows to the new table, in the same seat
     old_url = page.url
     page.click(".play-again")

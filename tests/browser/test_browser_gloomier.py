@@ -1,5 +1,5 @@
 """Gloomier in the browser: Characters drafted by clicks, Stories and Guests in
-the middle, and a screenshot of the table for the README."""
+the middle."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks, shoot
+from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks
 from gloomtable.engine import GloomtableError
 from gloomtable.games import make_game
 from gloomtable.server.testing import ServerProcess
@@ -31,5 +31,4 @@ def test_gloomier_table_shows_the_middle(server: ServerProcess, context: Any) ->
     middle = state["view"].get("middle") or {}
     if middle.get("guests") or middle.get("stories"):
         page.wait_for_selector("[data-testid=middle]")
-    shoot(page, "gloomier-table", full_page=True)
     errors.check()

@@ -1,7 +1,7 @@
 """Issue 10 in a real Chromium: the lobby and a Gloom table drawn in Russian and in
 Spanish (the language follows the browser's Accept-Language), the switch on the
 page is remembered, and the table's card texts and game log come translated.
-Screenshots go to docs/screenshots/ (lobby-ru.png, gloom-table-ru.png, ...).
+(Screenshots of these pages come from test_table_ui.py.)
 
 Uses the browser fixture of tests/browser/conftest.py: skips without /usr/bin/chromium
 unless CI is set (then it fails)."""
@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from conftest import shoot
 from gloomtable.i18n.cards import read_translation
 from gloomtable.server.testing import ServerProcess
 
@@ -98,7 +97,6 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
             assert word in text, word
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("[data-testid=lang-switch]").input_value() == lang
-        shoot(page, f"lobby-{lang}")
 
         gloom_table(page, server.url, seed=31)
         a_few_plays(page, seed=7)
@@ -121,7 +119,6 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
             unnamed = unnamed.replace(name, "")
         assert not re.search(r"(?i)(игрок[а-я]* \d|jugador \d)", unnamed), log[:500]
         assert " plays " not in log, log[:500]
-        shoot(page, f"gloom-table-{lang}", full_page=True)
         assert not errors, errors
     finally:
         ctx.close()

@@ -448,6 +448,7 @@ export class TablePage {
       : _("You are {name}.", { name: this.seatName(this.seat) });
     replace(this.els.turn, h("span", { class: "who" }, who), " ", h("strong", {}, text));
     this.els.turn.classList.toggle("mine", !!this.isMine());
+    this.els.statusbar.classList.toggle("over", !!m.over);
   }
 
   renderTimer() {
