@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conftest import shoot
 from gloomtable.i18n.cards import read_translation
 from gloomtable.server.testing import ServerProcess
 
