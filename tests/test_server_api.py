@@ -62,13 +62,15 @@ def test_create_returns_one_invite_per_person_seat_with_unguessable_tokens(serve
 
 def test_bad_requests_are_json_errors_with_codes(server: ServerProcess) -> None:
     url = server.url + "/api/tables"
-    assert_error(httpx.post(url, content=b"{nope"), 400, "bad_json")
+    as_json = {"Content-Type": "application/json"}
+    assert_error(httpx.post(url, content=b"{nope", headers=as_json), 400, "bad_json")
+    assert_error(httpx.post(url, content=b"{}"), 415, "bad_content_type")
     assert_error(httpx.post(url, json=[1, 2]), 400, "bad_message")
     assert_error(httpx.post(url, json={"game": "chess", "seats": THREE}), 400, "bad_table")
     assert_error(httpx.post(url, json={"seats": [{"kind": "bot", "level": "godlike"}] * 3}), 400, "bad_table")
     assert_error(httpx.post(url, json={"seats": THREE, "colour": "red"}), 400, "bad_table")
     assert_error(httpx.post(url, json={"game": "creatures", "seats": THREE * 2}), 400, "bad_table")
-    assert_error(httpx.post(url, content=b"x" * 20000), 413, "too_large")
+    assert_error(httpx.post(url, content=b"x" * 20000, headers=as_json), 413, "too_large")
     assert_error(httpx.get(server.url + "/api/tables/nosuchtable"), 404, "not_found")
     assert_error(httpx.get(server.url + "/api/nothing"), 404, "not_found")
 
@@ -97,9 +99,11 @@ def test_cards_catalogue_is_public_and_complete(server: ServerProcess) -> None:
 
 def test_websocket_refusals(server: ServerProcess) -> None:
     t = create(server, spectators=False)
-    with connect(f"{server.ws_url}/ws/{t['id']}?token=forged") as ws:
+    with connect(f"{server.ws_url}/ws/{t['id']}") as ws:
+        ws.send(server.hello("forged"))
         assert recv(ws, "error")["code"] == "bad_token"
     with connect(f"{server.ws_url}/ws/{t['id']}") as ws:
+        ws.send(server.hello(None))
         assert recv(ws, "error")["code"] == "no_spectators"
     with connect(f"{server.ws_url}/ws/nosuchtable") as ws:
         assert recv(ws, "error")["code"] == "not_found"
@@ -109,7 +113,9 @@ def test_messages_are_checked_in_order(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=3)
     tok0, tok1 = (i["token"] for i in t["invites"])
     base = f"{server.ws_url}/ws/{t['id']}"
-    with connect(f"{base}?token={tok0}") as a, connect(f"{base}?token={tok1}") as b, connect(base) as spec:
+    with connect(base) as a, connect(base) as b, connect(base) as spec:
+        for conn, tok in ((a, tok0), (b, tok1), (spec, None)):
+            conn.send(server.hello(tok))
         recv(a, "welcome")
         sa = recv(a, "state")
         sb = recv(b, "state")
@@ -144,7 +150,8 @@ def test_messages_are_checked_in_order(server: ServerProcess) -> None:
 def test_rate_limit(server: ServerProcess) -> None:
     t = create(server)
     # a deep client queue, so unread replies do not hold up the closing handshake
-    with connect(f"{server.ws_url}/ws/{t['id']}?token={t['invites'][0]['token']}", max_queue=512) as ws:
+    with connect(f"{server.ws_url}/ws/{t['id']}", max_queue=512) as ws:
+        ws.send(server.hello(t["invites"][0]["token"]))
         for _ in range(70):  # a burst of 40 passes, the rest are refused (50 refusals would close)
             ws.send('{"type": "ping"}')
         codes = []

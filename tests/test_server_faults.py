@@ -89,9 +89,10 @@ async def client(srv: ServerProcess, w: Watch, seat: int | None, rng: Rng,
                  hold: asyncio.Event | None = None) -> None:
     """One connection: records every state; a seat plays a random choice when asked
     (once ``hold`` is set). Ends when the game ends or the server dies."""
-    url = f"{srv.ws_url}/ws/{w.id}" + ("" if seat is None else f"?token={w.token(seat)}")
+    url = f"{srv.ws_url}/ws/{w.id}"
     try:
         async with connect(url, open_timeout=30, max_queue=None, max_size=2**24) as ws:
+            await ws.send(srv.hello(None if seat is None else w.token(seat)))
             for _ in range(MAX_MESSAGES):
                 msg = json.loads(await ws.recv())
                 if msg["type"] == "error":

@@ -73,6 +73,7 @@ async def states(ws, t: Table, stop: asyncio.Event):
 async def spectate(url: str, t: Table, stop: asyncio.Event) -> None:
     """Checks the stream: state ids never go back, log entries arrive in order without gaps."""
     async with connect(url, open_timeout=60, max_queue=None, max_size=2**24) as ws:
+        await ws.send(ServerProcess.hello(None))
         async for msg in states(ws, t, stop):
             assert msg["state_id"] >= t.last_sid, "a state id went back"
             t.last_sid = msg["state_id"]
@@ -89,6 +90,7 @@ async def play(url: str, t: Table, rng: Rng, stop: asyncio.Event) -> None:
     """A person seat: a random choice whenever asked; remembers what the server confirmed."""
     pending: tuple[int, int, float] | None = None
     async with connect(url, open_timeout=60, max_queue=None, max_size=2**24) as ws:
+        await ws.send(ServerProcess.hello(t.token))
         async for msg in states(ws, t, stop):
             if pending is not None and msg["state_id"] > pending[0]:
                 t.confirmed[pending[0]] = pending[1]
@@ -133,7 +135,7 @@ async def soak(srv: ServerProcess, tables: int, seconds: float, seed: int) -> tu
             url = f"{srv.ws_url}/ws/{t.id}"
             tasks[t.id] = [asyncio.create_task(spectate(url, t, stop))]
             if t.token:
-                player = play(f"{url}?token={t.token}", t, Rng(rng.below(2**32)), stop)
+                player = play(url, t, Rng(rng.below(2**32)), stop)
                 tasks[t.id].append(asyncio.create_task(player))
 
         for _ in range(tables):

@@ -3,6 +3,7 @@ replay, hidden hands, timers, stand-in bots and playing again (issue 6)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -32,9 +33,11 @@ def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
     return r.json()
 
 
-def ws_for(server: ServerProcess, table: dict[str, Any], seat: int | None) -> ClientConnection:
-    q = "" if seat is None else f"?token={table['invites'][seat]['token']}"
-    return connect(f"{server.ws_url}/ws/{table['id']}{q}", max_queue=4096)
+@contextlib.contextmanager
+def ws_for(server: ServerProcess, table: dict[str, Any], seat: int | None) -> Iterator[ClientConnection]:
+    with connect(f"{server.ws_url}/ws/{table['id']}", max_queue=4096) as conn:
+        conn.send(server.hello(None if seat is None else table["invites"][seat]["token"]))
+        yield conn
 
 
 def next_state(ws: ClientConnection, until: Any = None, timeout: float = 20) -> dict[str, Any]:
@@ -228,7 +231,8 @@ def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
     assert told["next_table"] == new["id"]
     again = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
     assert again["id"] == new["id"]  # asking twice gives the same next table
-    with connect(f"{server.ws_url}/ws/{new['id']}?token={token}") as ws:
+    with connect(f"{server.ws_url}/ws/{new['id']}") as ws:
+        ws.send(server.hello(token))
         msg = next_state(ws)
         assert msg["seat"] == 0 and msg["state_id"] >= 0
         assert [s["kind"] for s in msg["seats"]] == ["person", "bot"]

@@ -79,11 +79,14 @@ def shoot(page: Any, name: str, **kwargs: Any) -> bool:
 
 
 class PageErrors:
-    """JavaScript errors of a page: a test fails on any."""
+    """JavaScript errors of a page, and anything its Content-Security-Policy blocked:
+    a test fails on any."""
 
     def __init__(self, page: Any) -> None:
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.errors.append(m.text)
+                if "Content Security Policy" in m.text else None)
 
     def check(self) -> None:
         assert not self.errors, self.errors

@@ -96,7 +96,8 @@ async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, f
     sent_at: float | None = None
     sent_state = -1
     pending: list[dict[str, Any]] = []
-    async with connect(f"{ws_url}/ws/{table}?token={token}", max_size=2**22) as ws:
+    async with connect(f"{ws_url}/ws/{table}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never rides in a URL
         while not started.is_set():  # keep the welcome and first states until the start
             with contextlib.suppress(TimeoutError):
                 pending.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=0.05)))

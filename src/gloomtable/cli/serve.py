@@ -1,12 +1,15 @@
 """``gloom serve``: play in the browser (issue 6). The server itself lives in
-:mod:`gloomtable.server`; this is only its command-line face."""
+:mod:`gloomtable.server`; this is only its command-line face. Every limit of
+:class:`gloomtable.server.limits.ServerLimits` is a flag too (docs/security.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import inspect
+from typing import Annotated, Any
 
 import typer
 
+from gloomtable.server.limits import from_namespace, typer_parameters
 from gloomtable.server.lobby import LobbySettings
 from gloomtable.server.store import default_db
 
@@ -42,6 +45,7 @@ def serve(
     sets: Annotated[str, typer.Option(
         help="Variant Crazy Creatures set files, separated by commas; tables name them by id.")
     ] = "",
+    **limits: Any,
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""
     from gloomtable.server.run import serve as run
@@ -51,4 +55,12 @@ def serve(
                           finished_keep=finished_table_keep,
                           bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms,
                           sets=tuple(s.strip() for s in sets.split(",") if s.strip()))
-    run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby)
+    try:
+        config = from_namespace(limits)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby, limits=config)
+
+
+_base = [p for p in inspect.signature(serve).parameters.values() if p.kind is not p.VAR_KEYWORD]
+serve.__signature__ = inspect.Signature(_base + typer_parameters())  # type: ignore[attr-defined]

@@ -145,10 +145,7 @@ def served_page() -> str:
     head = ('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
             f'<link rel="stylesheet" href="/static/style.css"><style>{CSS}</style>')
     body = ('<div id="gallery"><p class="loading">gloomtable</p></div>'
-            '<script type="module">import { loadCatalog, preferredLanguage } from "/static/i18n.js";\n'
-            'import { startGallery } from "/static/gallery.js";\n'
-            'await loadCatalog(preferredLanguage());\n'
-            'startGallery(document.getElementById("gallery"));</script>')
+            '<script type="module" src="/static/gallery_page.js"></script>')
     return _page("Card gallery", head, body)
 
 

@@ -5,15 +5,25 @@ needs to call; refusals use the server's one error shape (``ServerError``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from gloomtable.server.errors import ServerError
+from gloomtable.server.headers import csp_with_styles, read_body
+
+if TYPE_CHECKING:
+    from gloomtable.server.limits import ServerLimits
 
 MAX_DECK_BYTES = 512 * 1024
-"""The largest deck file the gallery accepts over HTTP (the classic set is ~40 KB)."""
+"""The largest deck file the gallery accepts over HTTP (the classic set is ~40 KB;
+``gloom serve --max-deck-body``)."""
+
+
+def _page(html: str) -> HTMLResponse:
+    """A page with inline ``<style>``: the policy names each block by hash (no inline script)."""
+    return HTMLResponse(html, headers={"Content-Security-Policy": csp_with_styles(html)})
 
 
 def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[int]]:
@@ -39,15 +49,17 @@ def _language(request: Request) -> str:
     return request_language(request.query_params, request.cookies, request.headers)
 
 
-def add_designer_routes(app: FastAPI) -> None:
+def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> None:
     """``/gallery``, ``/api/gallery/{set}``, ``POST /api/gallery`` and
     ``/api/tables/{id}/chronicle[.md|.html]``."""
+    max_deck = limits.max_deck_body if limits else MAX_DECK_BYTES
+    body_timeout = limits.body_timeout if limits else 10.0
 
     @app.get("/gallery", include_in_schema=False)
     async def gallery_page() -> HTMLResponse:
         from gloomtable.designer.gallery import served_page
 
-        return HTMLResponse(served_page())
+        return _page(served_page())
 
     @app.get("/api/gallery/{name}")
     async def gallery_set(name: str) -> dict[str, Any]:
@@ -68,9 +80,7 @@ def add_designer_routes(app: FastAPI) -> None:
         from gloomtable.designer.gallery import gallery_data_from_text
         from gloomtable.games.gloom.deck import DeckError
 
-        body = await request.body()
-        if len(body) > MAX_DECK_BYTES:
-            raise ServerError("too_large", f"a deck file may have at most {MAX_DECK_BYTES} bytes", 413)
+        body = await read_body(request, max_deck, body_timeout)  # refused by Content-Length first
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
@@ -105,4 +115,4 @@ def add_designer_routes(app: FastAPI) -> None:
 
         record, names, stand_ins = _table_record(request, table_id)
         chron = build_chronicle(record, seat_names=names, stand_ins=stand_ins, lang=_language(request))
-        return HTMLResponse(chronicle_html(chron))
+        return _page(chronicle_html(chron))

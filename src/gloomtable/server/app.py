@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gloomtable.designer.web import add_designer_routes
 from gloomtable.engine import ConfigError
@@ -27,6 +27,8 @@ from gloomtable.i18n.web import languages_info, localize_catalogue, request_lang
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
+from gloomtable.server.headers import SecurityHeaders, read_json
+from gloomtable.server.limits import RateLimits, ServerLimits
 from gloomtable.server.lobby import Lobby, LobbySettings
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.store import is_postgres, open_store, shown
@@ -37,18 +39,44 @@ log = logging.getLogger("gloomtable.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 8192
 """Bytes a client message may have (a play with narration needs far fewer)."""
-RATE = 20.0
-"""Messages per second a connection may send, on average ..."""
-BURST = 40.0
-"""... with bursts up to this many."""
-MAX_STRIKES = 50
-"""Refused-for-rate messages before the server closes the connection."""
 NARRATION_MAX = 200
-MAX_CONNECTIONS = 256
-"""Pages one table serves at once; seats always get in, spectators beyond this do not."""
+TOKEN_MAX = 128
+"""Characters a seat token may have in a hello (ours have 24)."""
+SYNC_LOG = 100
+"""Log entries a ``sync`` answer carries (the newest): a sync is a repair, not a replay."""
 
 
-def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySettings | None = None) -> FastAPI:
+class Sockets:
+    """Open websockets per client IP and per seat token (``--sockets-per-ip``, ``--sockets-per-token``)."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, int] = {}
+
+    def take(self, key: str, most: int) -> bool:
+        if self.open.get(key, 0) >= most:
+            return False
+        self.open[key] = self.open.get(key, 0) + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        left = self.open.get(key, 0) - 1
+        if left > 0:
+            self.open[key] = left
+        else:
+            self.open.pop(key, None)
+
+
+def client_ip(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySettings | None = None,
+               limits: ServerLimits | None = None, hosts: list[str] | None = None) -> FastAPI:
+    """The app; ``hosts`` are the Host header values served (default: loopback names)."""
+    config = limits or ServerLimits()
+    rates = RateLimits(config)
+    sockets = Sockets()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(db_path)
@@ -75,6 +103,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             store.close()
 
     app = FastAPI(title="gloomtable", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.limits = config
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or config.hosts("127.0.0.1"))
+    app.add_middleware(SecurityHeaders)  # outermost: a refused Host gets the headers too
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
@@ -99,16 +130,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         return request.app.state.lobby  # type: ignore[no-any-return]
 
     async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE:
-            raise ServerError("too_large", f"the request has {len(raw)} bytes; at most {MAX_MESSAGE}", 413)
-        try:
-            data = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            raise ServerError("bad_json", "the request body is not JSON") from None
-        if not isinstance(data, dict):
-            raise ServerError("bad_message", "the request body must be a JSON object")
-        return data
+        return await read_json(request, config.max_body, config.body_timeout)
 
     # --- pages -----------------------------------------------------------------------
 
@@ -134,6 +156,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
+        rates.check("create_rate", client_ip(request), "new tables")
         lobby = lobby_of(request)
         try:
             spec = parse_table_spec(await body_of(request))
@@ -155,6 +178,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.post("/api/tables/{table_id}/join")
     async def api_join(table_id: str, request: Request) -> dict[str, Any]:
+        rates.check("join_rate", client_ip(request), "joins")
         body = await body_of(request)
         name = body.get("name", "")
         if not isinstance(name, str):
@@ -194,60 +218,131 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             raise ServerError("not_found", "no such language", 404)
         return web_catalog(lang)
 
-    add_designer_routes(app)
+    add_designer_routes(app, config)
 
     # --- websockets --------------------------------------------------------------------
 
     @app.websocket("/ws/{table_id}")
     async def ws_table(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        lobby = lobby_of(websocket)
-        token = websocket.query_params.get("token")
+        ip = client_ip(websocket)
+        held: list[str] = []
         try:
+            if not rates.hit("ws_connect_rate", ip):
+                raise ServerError("rate_limited", f"too many connections from you (at most "
+                                  f"{config.ws_connect_rate}); wait a little", 429)
+            if not sockets.take("ip:" + ip, config.sockets_per_ip):
+                raise ServerError("too_many_sockets", f"your address already has {config.sockets_per_ip} "
+                                  "connections open", 429)
+            held.append("ip:" + ip)
+            if "token" in websocket.query_params:
+                raise ServerError("bad_message", "a seat token goes in the first message "
+                                  '({"type": "hello", "token": ...}), never in the address')
+            lobby = lobby_of(websocket)
             table = lobby.get(table_id)
+            token = await _hello(websocket, config.hello_timeout)
             seat = table.seat_for_token(token)
             if token and seat is None:
                 raise ServerError("bad_token", "that token is not a seat of this table", 403)
+            if token:  # seat connections count, per token, whatever the address
+                if not rates.hit("ws_token_connect_rate", "token:" + token):
+                    raise ServerError("rate_limited", "too many connections with this seat's token (at most "
+                                      f"{config.ws_token_connect_rate}); wait a little", 429)
+                if not sockets.take("token:" + token, config.sockets_per_token):
+                    raise ServerError("too_many_sockets", f"this seat already has {config.sockets_per_token} "
+                                      "pages open; close one", 429)
+                held.append("token:" + token)
             if seat is None and not table.options.get("spectators", True):
                 raise ServerError("no_spectators", "this table does not allow spectators", 403)
-            if len(table.conns) >= MAX_CONNECTIONS and seat is None:
-                raise ServerError("server_busy", f"this table already has {MAX_CONNECTIONS} pages open", 503)
+            if seat is None and sum(1 for c in table.conns if c.seat is None) >= config.max_spectators:
+                raise ServerError("server_busy", f"this table already has {config.max_spectators} "
+                                  "spectators", 503)
+            # A seat's messages count against its token, so a new socket starts where the old
+            # one stopped; a spectator's against its socket and, all together, its address.
+            key = "token:" + token if seat is not None and token else f"conn:{id(websocket)}"
+            lang = request_language(websocket.query_params, websocket.cookies, websocket.headers)
+            conn = Conn(seat, lang=lang, max_bytes=config.queue_bytes)
+            sender = asyncio.create_task(_sender(websocket, conn, config.send_timeout))
+            table.attach(conn)
+            receiver = asyncio.create_task(_receive_loop(websocket, table, conn, rates, key, ip))
+            try:
+                await asyncio.wait([sender, receiver], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                receiver.cancel()
+                table.detach(conn)
+                conn.push(None)
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(sender, 2)
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await receiver
         except ServerError as exc:
-            await websocket.send_json(exc.to_dict())
-            await websocket.close(code=4000 + exc.status % 1000)
-            return
-        conn = Conn(seat, lang=request_language(websocket.query_params, websocket.cookies, websocket.headers))
-        sender = asyncio.create_task(_sender(websocket, conn))
-        table.attach(conn)
-        try:
-            await _receive_loop(websocket, table, conn)
+            with contextlib.suppress(Exception):
+                await websocket.send_json(exc.to_dict())
+                await websocket.close(code=4000 + exc.status % 1000)
         except WebSocketDisconnect:
             pass
         finally:
-            table.detach(conn)
-            conn.push(None)
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(sender, 2)
+            for key in held:
+                sockets.give_back(key)
 
     return app
 
 
-async def _sender(websocket: WebSocket, conn: Conn) -> None:
-    """Drain one connection's mailbox; ``None`` (or a dropped slow reader) ends it."""
+async def _hello(websocket: WebSocket, timeout: float) -> str | None:
+    """The first message names the seat: ``{"type": "hello", "token": "..."}`` (no token
+    or null: a spectator). It travels inside the socket, so no log of addresses holds it."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), timeout)
+    except TimeoutError:
+        raise ServerError("hello_needed", f"no hello within {timeout:g} s") from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        text = (message.get("bytes") or b"").decode("utf-8", "replace")
+    if len(text) > MAX_MESSAGE:
+        raise ServerError("too_large", f"the hello has {len(text)} characters; at most {MAX_MESSAGE}")
+    try:
+        msg = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ServerError("bad_json", "the hello is not JSON") from None
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        raise ServerError("hello_needed", 'the first message must be {"type": "hello", "token": ...}')
+    token = msg.get("token")
+    if token is None or token == "":
+        return None
+    if not isinstance(token, str):
+        raise ServerError("bad_token", "a seat token is text", 403)
+    if len(token) > TOKEN_MAX or not token.isascii() or not token.isprintable():
+        raise ServerError("bad_token", "that token is not a seat of this table", 403)
+    return token
+
+
+async def _sender(websocket: WebSocket, conn: Conn, timeout: float) -> None:
+    """Drain one connection's mailbox; ``None``, a dropped slow reader or a send that
+    blocks ``timeout`` seconds (a client that does not read) ends it."""
     while True:
-        msg = await conn.queue.get()
-        if msg is None or conn.dropped:
+        text = await conn.queue.get()
+        if text is None or conn.dropped:
             with contextlib.suppress(Exception):
-                await websocket.close(code=1008 if conn.dropped else 1000)
+                await asyncio.wait_for(websocket.close(code=1008 if conn.dropped else 1000), 1)
             return
         try:
-            await websocket.send_text(json.dumps(msg, separators=(",", ":")))
+            await asyncio.wait_for(websocket.send_text(text), timeout)
+        except TimeoutError:
+            conn.drop()
+            return
         except Exception:
             return
+        conn.sent(text)
 
 
-async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn) -> None:
-    tokens, last, strikes = BURST, time.monotonic(), 0
+async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rates: RateLimits,
+                        key: str, ip: str) -> None:
+    """Every message counts against the seat's token (a spectator's: its IP) and the IP,
+    so a new connection starts where the old one stopped."""
+    strikes = 0
+    config = rates.config
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -256,19 +351,15 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn) -> N
         if text is None:
             raw = message.get("bytes") or b""
             text = raw.decode("utf-8", "replace")
-        now = time.monotonic()
-        tokens = min(BURST, tokens + (now - last) * RATE)
-        last = now
-        if tokens < 1:
+        if not (rates.hit("message_rate", key) and rates.hit("message_ip_rate", "ip:" + ip)
+                and (conn.seat is not None or rates.hit("spectator_message_rate", "ip:" + ip))):
             strikes += 1
-            conn.push(error_message("rate_limited", f"at most {RATE:g} messages a second; slow down"))
-            if strikes >= MAX_STRIKES:
-                conn.push(None)
+            conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
+            if strikes >= config.max_strikes:
                 return
             continue
-        tokens -= 1
         try:
-            await _handle(table, conn, text)
+            await _handle(table, conn, text, rates, key, ip)
         except ServerError as exc:
             conn.push(exc.to_dict())
             if exc.code in ("stale_state", "not_your_turn"):
@@ -278,7 +369,8 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn) -> N
             conn.push(error_message("server_error", "the server could not handle that message"))
 
 
-async def _handle(table: LiveTable, conn: Conn, text: str) -> None:
+async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, key: str,
+                  ip: str) -> None:
     if len(text) > MAX_MESSAGE:
         raise ServerError("too_large", f"the message has {len(text)} characters; at most {MAX_MESSAGE}")
     try:
@@ -291,9 +383,11 @@ async def _handle(table: LiveTable, conn: Conn, text: str) -> None:
     if kind == "ping":
         conn.push({"type": "pong"})
     elif kind == "sync":
-        conn.log_sent = 0
-        conn.push(table.welcome(conn))
-        conn.push(table.state_message(conn))
+        spectator_ok = conn.seat is not None or rates.hit("spectator_sync_rate", "ip:" + ip)
+        if not (rates.hit("sync_rate", key) and spectator_ok):
+            raise ServerError("rate_limited", f"at most {rates.config.sync_rate} syncs; the last one stands")
+        conn.log_sent = max(0, len(table.entries) - SYNC_LOG)
+        conn.push({**table.state_message(conn), "resync": True})
     elif kind == "act":
         action, state_id, narration = msg.get("action"), msg.get("state_id"), msg.get("narration")
         for name, value in (("action", action), ("state_id", state_id)):
@@ -310,4 +404,4 @@ async def _handle(table: LiveTable, conn: Conn, text: str) -> None:
         table.rename(conn, clean_name(name))
     else:
         raise ServerError("bad_message", f"unknown message type {kind[:40]!r}; "
-                          "known: act, sync, ping, name")
+                          "known: act, sync, ping, name (hello comes first, once)")

@@ -27,6 +27,9 @@ CODES = {
     "bad_table": "the table options cannot be played",
     "server_busy": "the server holds as many open tables as it may",
     "server_error": "something went wrong on the server",
+    "bad_content_type": "a JSON endpoint was sent something other than application/json",
+    "hello_needed": "a websocket's first message must be hello",
+    "too_many_sockets": "that seat token or address already holds as many websockets as it may",
 }
 
 

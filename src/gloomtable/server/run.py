@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from gloomtable.server.limits import ServerLimits, add_arguments, from_namespace
 from gloomtable.server.store import default_db
 
 if TYPE_CHECKING:
@@ -20,10 +22,62 @@ DEFAULT_DB = str(default_db())
 MAX_REQUEST_LINE = 65536
 
 
+def header_deadline_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with a deadline for a request's headers.
+
+    uvicorn arms no timer until a first response is sent (its keep-alive timer is
+    cancelled by every byte that arrives), so a client sending its headers a byte
+    at a time holds the connection for ever. This one closes a connection whose
+    request line and headers are not all in within ``seconds`` of the connection (or
+    of the previous response on a kept-alive one)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadlineH11(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return  # closed, or upgraded to a websocket
+            if self.cycle is None or self.cycle.response_complete:
+                self.logger.info("closing a connection that did not send its headers in %g s", seconds)
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()  # the headers are in; the app's own timeouts take over
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeaderDeadlineH11
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
           announce: Callable[[str], None] = print, log_level: str = "warning",
-          lobby: LobbySettings | None = None) -> None:
+          lobby: LobbySettings | None = None, limits: ServerLimits | None = None) -> None:
     """Run the server until interrupted, after printing the address to open."""
+    limits = limits or ServerLimits()
     # A websocket upgrade whose request line is longer than the websockets library's
     # limit (8 KiB) is dropped without an answer; allow what uvicorn itself accepts.
     os.environ.setdefault("WEBSOCKETS_MAX_LINE_LENGTH", str(MAX_REQUEST_LINE))
@@ -53,12 +107,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(db, lobby)
+    app = create_app(db, lobby, limits, limits.hosts(host))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(f"gloomtable is serving at http://{shown}:{port}/  "
              f"(tables stored in {shown_db(db)}; Ctrl+C stops)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets", ws_max_size=65536,
-                ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
+    proxies = limits.forwarded_allow_ips
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
+                http=header_deadline_protocol(limits.header_timeout),  # type: ignore[arg-type]
+                ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
+                timeout_graceful_shutdown=3, limit_concurrency=limits.limit_concurrency,
+                timeout_keep_alive=limits.timeout_keep_alive, backlog=limits.backlog,
+                h11_max_incomplete_event_size=limits.max_header_bytes,
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -71,7 +131,12 @@ def main(argv: list[str] | None = None) -> None:
     from gloomtable.server.lobby import add_lobby_args, lobby_settings
 
     add_lobby_args(parser)
+    add_arguments(parser)
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
-    serve(args.host, args.port, args.db, lobby=lobby_settings(args))
+    try:
+        limits = from_namespace(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    serve(args.host, args.port, args.db, lobby=lobby_settings(args), limits=limits)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -31,7 +32,9 @@ from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 log = logging.getLogger("gloomtable.server")
 
 QUEUE_LIMIT = 256
-"""Messages waiting for one slow connection before the server drops it."""
+"""Messages waiting for one slow connection before the server drops it ..."""
+QUEUE_BYTES = 1 << 20
+"""... or bytes (``gloom serve --queue-bytes``)."""
 LOG_KEEP = 400
 """Log entries a fresh connection receives (the newest)."""
 TOKEN_MAX = 128
@@ -77,25 +80,44 @@ class Seat:
 
 @dataclass(eq=False)
 class Conn:
-    """One websocket's mailbox. The table only ever pushes; a sender task drains."""
+    """One websocket's mailbox. The table only ever pushes; a sender task drains.
+
+    A message is turned into JSON text when pushed, so the mailbox knows its size in
+    bytes; a connection whose waiting messages pass ``max_bytes`` (or ``QUEUE_LIMIT``
+    messages) is dropped: its mailbox is emptied at once and the sender closes it."""
 
     seat: int | None
     lang: str = "en"
     """The language this page reads; its state messages are translated for it."""
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    max_bytes: int = QUEUE_BYTES
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queued_bytes: int = 0
     log_sent: int = 0
     dropped: bool = False
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | None) -> None:
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped = True  # too slow: the sender closes it; a reload resyncs
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.get_nowait()
-                self.queue.put_nowait(None)
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        text = json.dumps(message, separators=(",", ":"))  # ASCII: characters are bytes
+        if self.queued_bytes + len(text) > self.max_bytes or self.queue.qsize() >= QUEUE_LIMIT:
+            self.drop()
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def drop(self) -> None:
+        """Too slow a reader: free what waits for it now; the sender closes it; a reload resyncs."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
+
+    def sent(self, text: str) -> None:
+        self.queued_bytes -= len(text)
 
 
 @dataclass

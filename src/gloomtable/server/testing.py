@@ -9,6 +9,7 @@ SQLite file (or PostgreSQL URL) of the test's choosing, and a way to kill it har
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -20,6 +21,13 @@ from pathlib import Path
 from types import TracebackType
 
 READY_TIMEOUT = 20.0
+SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minute",
+                   "--ws-connect-rate", "100000/minute", "--sockets-per-ip", "100000",
+                   "--message-ip-rate", "100000/second", "--spectator-message-rate", "100000/second",
+                   "--spectator-sync-rate", "100000/second")
+"""Every test's clients share 127.0.0.1, so per-IP limits would tie unrelated tests
+together; these flags lift them (limits per token stay). A test of the limits passes
+its own flags in ``args``, which come after these and win."""
 
 
 def free_port() -> int:
@@ -33,14 +41,16 @@ class ServerProcess:
 
     def __init__(self, db: str | Path, port: int | None = None, log: str | Path | None = None,
                  args: Sequence[str] = (), *, allow_fixed_deals: bool = True,
-                 fast_bots: bool = True) -> None:
+                 fast_bots: bool = True, shared_loopback: bool = True) -> None:
         """``args``: more server flags. Tests deal known shuffles and play bot games flat
         out, so unless told otherwise (``allow_fixed_deals=False``, ``fast_bots=False``:
         the server as a public one runs) the server accepts a table's seed and lets
-        bot-only tables move with no least delay."""
+        bot-only tables move with no least delay. ``shared_loopback=False`` keeps the
+        per-IP limits a public server has (see ``SHARED_LOOPBACK``)."""
         self.db = str(db)
         self.args = [*(["--allow-fixed-deals"] if allow_fixed_deals else []),
-                     *(["--bot-only-min-delay-ms", "0"] if fast_bots else []), *args]
+                     *(["--bot-only-min-delay-ms", "0"] if fast_bots else []),
+                     *(SHARED_LOOPBACK if shared_loopback else []), *args]
         self.port = port or free_port()
         if log is None and self.db.startswith(("postgresql://", "postgres://")):
             raise ValueError("a server on a PostgreSQL URL needs log= (a file for its output)")
@@ -54,6 +64,11 @@ class ServerProcess:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+    @staticmethod
+    def hello(token: str | None = None) -> str:
+        """The first message every websocket sends: the seat token travels here, never in a URL."""
+        return json.dumps({"type": "hello", "token": token})
 
     def start(self) -> ServerProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

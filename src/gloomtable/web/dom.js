@@ -9,6 +9,7 @@ function build(el, attrs, children) {
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k === "text") el.textContent = String(v);
+    else if (k === "style") el.style.cssText = String(v); // CSSOM: allowed by a policy without inline style
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children.flat(Infinity)) {

@@ -1,5 +1,7 @@
 // The table's websocket, reconnecting on its own: a reload or a lost
 // connection comes back to the current view (the server sends it on connect).
+// The seat token never goes in the address (proxies log addresses): the first
+// message on every socket is {"type": "hello", "token": ...}.
 
 const MAX_ATTEMPTS = 600; // about 40 minutes of retries, then the page asks for a reload
 
@@ -16,8 +18,7 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}${q}`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {
@@ -25,6 +26,7 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
       this.attempts = 0;
       this.handlers.onStatus?.("online");
     };
@@ -37,7 +39,8 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (ev.code >= 4000 && ev.code < 5000) {
+      const later = ev.code === 4429 || ev.code === 4503; // too many for now: try again later
+      if (ev.code >= 4000 && ev.code < 5000 && !later) {
         this.handlers.onStatus?.("refused");
         return; // the server said no (bad token, no such table): retrying will not help
       }

@@ -312,7 +312,7 @@ export class TablePage {
   }
 
   takeLog(m) {
-    if (this.logOffset === null || m.log_start < this.logOffset) {
+    if (this.logOffset === null || m.log_start < this.logOffset || m.resync) {
       this.logOffset = m.log_start;
       this.log = m.log.slice();
       return;

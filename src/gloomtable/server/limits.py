@@ -1,0 +1,141 @@
+"""What one client may ask of the server, and how much the server holds for it.
+
+Every number here is a ``gloom serve`` flag (``--create-rate``, ...: the field name
+with dashes) and is listed in docs/security.md. The rates are counted by the
+``limits`` library (sliding-window counters in memory), keyed by the client's IP
+address and, where the client shows one, by its seat token, so opening a new
+connection or a new browser does not reset them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+import ipaddress
+from dataclasses import dataclass, field
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+
+from gloomtable.server.errors import ServerError
+
+
+def _opt(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """The server's limits; the defaults suit a public server on a small machine."""
+
+    max_body: int = _opt(8192, "bytes a JSON request body may have (refused by Content-Length first)")
+    max_deck_body: int = _opt(512 * 1024, "bytes a deck file sent to POST /api/gallery may have")
+    body_timeout: float = _opt(10.0, "seconds a client may take to send a request body")
+    create_rate: str = _opt("20/minute", "table creations per client IP")
+    join_rate: str = _opt("30/minute", "lobby joins per client IP")
+    ws_connect_rate: str = _opt("60/minute", "websocket connections per client IP")
+    ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
+    sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")
+    sockets_per_ip: int = _opt(64, "websockets one client IP may hold open at once")
+    message_rate: str = _opt("40/2seconds", "websocket messages per seat token (a spectator: per socket)")
+    spectator_message_rate: str = _opt("100/2seconds", "websocket messages of spectators, per client IP")
+    message_ip_rate: str = _opt("200/2seconds", "websocket messages per client IP, all its sockets together")
+    max_strikes: int = _opt(50, "messages refused for rate before the server closes that socket")
+    sync_rate: str = _opt("1/2seconds", "'sync' requests per seat token (a spectator: per socket): "
+                          "the cooldown")
+    spectator_sync_rate: str = _opt("5/2seconds", "'sync' requests of spectators, per client IP")
+    hello_timeout: float = _opt(10.0, "seconds a new websocket has to send its first ('hello') message")
+    queue_bytes: int = _opt(1 << 20, "bytes waiting to be sent to one websocket before it is dropped")
+    send_timeout: float = _opt(10.0, "seconds one websocket send may block (a client that does not read)")
+    max_spectators: int = _opt(256, "pages one table serves at once beyond its seats")
+    limit_concurrency: int = _opt(1000, "connections and tasks uvicorn serves at once (then 503)")
+    header_timeout: float = _opt(10.0, "seconds a connection has to send a request's headers")
+    timeout_keep_alive: int = _opt(5, "seconds an idle keep-alive connection stays open")
+    max_header_bytes: int = _opt(16384, "bytes of request line and headers (h11_max_incomplete_event_size)")
+    ws_max_size: int = _opt(65536, "bytes one websocket frame may have")
+    backlog: int = _opt(2048, "pending TCP connections the listening socket queues")
+    allowed_hosts: str = _opt("", "Host header values served, comma-separated "
+                              "(default: localhost, 127.0.0.1, ::1 and the bound address)")
+    forwarded_allow_ips: str = _opt("", "proxies whose X-Forwarded-For is trusted for the client IP "
+                                    "(default: none; set it when behind a reverse proxy)")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name.endswith("_rate"):
+                try:
+                    parse(value)
+                except ValueError:
+                    raise ValueError(f"--{flag(f.name)} {value!r} is not a rate like '20/minute'") from None
+            elif isinstance(value, (int, float)) and value <= 0:
+                raise ValueError(f"--{flag(f.name)} must be positive, got {value}")
+
+    def hosts(self, bound: str) -> list[str]:
+        """The Host names the TrustedHostMiddleware lets in."""
+        if self.allowed_hosts:
+            return [h.strip() for h in self.allowed_hosts.split(",") if h.strip()]
+        names = ["localhost", "127.0.0.1", "::1", "[::1]"]
+        if bound not in ("0.0.0.0", "::", ""):
+            try:
+                ip = ipaddress.ip_address(bound)
+                names.append(f"[{bound}]" if ip.version == 6 else bound)
+            except ValueError:
+                names.append(bound)
+        return list(dict.fromkeys(names))
+
+
+def flag(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One ``--flag`` per limit, for ``python -m gloomtable.server``."""
+    for f in dataclasses.fields(ServerLimits):
+        kind = type(f.default)
+        parser.add_argument(f"--{flag(f.name)}", dest=f.name, type=kind, default=f.default,
+                            help=f"{f.metadata['help']} (default: {f.default!r})")
+
+
+def from_namespace(ns: argparse.Namespace | dict[str, Any]) -> ServerLimits:
+    values = vars(ns) if isinstance(ns, argparse.Namespace) else ns
+    return ServerLimits(**{f.name: values[f.name] for f in dataclasses.fields(ServerLimits)
+                           if f.name in values})
+
+
+def typer_parameters() -> list[inspect.Parameter]:
+    """The same flags as keyword parameters carrying ``typer.Option``s (for ``gloom serve``)."""
+    from typing import Annotated
+
+    import typer
+
+    params = []
+    for f in dataclasses.fields(ServerLimits):
+        kind = type(f.default)
+        params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                                        annotation=Annotated[kind, typer.Option(help=f.metadata["help"])]))
+    return params
+
+
+class RateLimits:
+    """The server's rate counters (one ``limits`` storage in this process's memory)."""
+
+    def __init__(self, config: ServerLimits) -> None:
+        self.config = config
+        self.storage = MemoryStorage()
+        self.limiter = SlidingWindowCounterRateLimiter(self.storage)
+        self.items: dict[str, RateLimitItem] = {
+            f.name: parse(getattr(config, f.name)) for f in dataclasses.fields(config)
+            if f.name.endswith("_rate")}
+
+    def hit(self, name: str, *keys: str) -> bool:
+        """Count one ``name`` event for the key; False when the key is over its rate."""
+        return self.limiter.hit(self.items[name], name, *keys)
+
+    def check(self, name: str, key: str, what: str) -> None:
+        """Count one event, or refuse it with ``rate_limited`` (HTTP 429)."""
+        if not self.hit(name, key):
+            raise ServerError("rate_limited", f"too many {what} from you (at most "
+                              f"{getattr(self.config, name)}); wait a little", 429)
