@@ -256,6 +256,7 @@ def test_row7_a_seat_token_opens_only_a_few_sockets(tmp_path: Path) -> None:
             next_of(later, "welcome")
 
 
+@pytest.mark.slow
 def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
     """A seat that asks for states (each refusal of a stale action resends one) and never
     reads: the server stops queueing for it and drops it, and its memory stays flat."""
@@ -282,6 +283,13 @@ def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
                         time.sleep(0.05)
                     if time.monotonic() - started > 40:
                         break
+            if dropped_after is None:  # the server may have closed it while we were sending
+                for _ in range(100):
+                    seats = httpx.get(f"{srv.url}/api/tables/{t['id']}", timeout=20).json()["seats"]
+                    if not seats[0]["connected"]:
+                        dropped_after = time.monotonic() - started
+                        break
+                    time.sleep(0.1)
         assert dropped_after is not None, "the server kept a client that does not read"
         assert rss_kb(srv) - before < 40_000
 
@@ -297,7 +305,7 @@ def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
                             timeout=20).status_code for _ in range(5)]
         assert codes == [201, 201, 201, 429, 429], codes
         r = httpx.post(srv.url + "/api/tables", json={"seats": seats}, timeout=20)
-        assert r.json()["code"] == "rate_limited" and "3 per 1 minute" in r.json()["message"]
+        assert r.json()["code"] == "rate_limited" and "3/minute" in r.json()["message"]
         tid = httpx.get(srv.url + "/api/tables", timeout=20).json()["tables"][0]["id"]
         joins = [httpx.post(f"{srv.url}/api/tables/{tid}/join", json={"name": "x"}, timeout=20).status_code
                  for _ in range(3)]
