@@ -112,16 +112,16 @@ def test_row4_a_huge_body_is_refused_by_its_length_before_it_is_read(server: Ser
 def test_row4_json_endpoints_want_application_json(server: ServerProcess) -> None:
     """A form or text/plain post (what another site can make a visitor's browser send
     without asking) is refused with 415 on every JSON endpoint, and creates nothing."""
-    t = create(server, listed=True)
-    before = len(httpx.get(server.url + "/api/tables", timeout=20).json()["tables"])
-    body = json.dumps({"seats": [{"kind": "person"}, {"kind": "person"}], "listed": True})
+    t = create(server, listed=True, seats=[{"kind": "open"}, {"kind": "open"}])
+    before = httpx.get(server.url + "/api/tables", timeout=20).json()["total"]
+    body = json.dumps({"seats": [{"kind": "open"}, {"kind": "open"}], "listed": True})
     for path in ("/api/tables", f"/api/tables/{t['id']}/join", f"/api/tables/{t['id']}/again"):
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
                      None):
             headers = {"Content-Type": kind} if kind else {}
             r = httpx.post(server.url + path, content=body, headers=headers, timeout=20)
             assert r.status_code == 415 and r.json()["code"] == "bad_content_type", (path, kind, r.text)
-    assert len(httpx.get(server.url + "/api/tables", timeout=20).json()["tables"]) == before
+    assert httpx.get(server.url + "/api/tables", timeout=20).json()["total"] == before
     summary = httpx.get(f"{server.url}/api/tables/{t['id']}", timeout=20).json()
     assert summary["open_seats"] == 2, "a text/plain join took a seat"
 
@@ -148,17 +148,17 @@ def test_row10_every_page_forbids_inline_script_and_framing(server: ServerProces
 def test_row10_a_foreign_host_header_is_refused(server: ServerProcess) -> None:
     """DNS rebinding: a page on attacker.example whose name now points at 127.0.0.1
     reaches the server with ``Host: attacker.example``; it gets 400 and no table."""
-    before = len(httpx.get(server.url + "/api/tables", timeout=20).json()["tables"])
+    before = httpx.get(server.url + "/api/tables", timeout=20).json()["total"]
     for host in ("attacker.example", "attacker.example:80", "127.0.0.1.nip.io"):
         r = httpx.post(server.url + "/api/tables", headers={"Host": host}, timeout=20,
-                       json={"seats": [{"kind": "person"}, {"kind": "person"}], "listed": True})
+                       json={"seats": [{"kind": "open"}, {"kind": "open"}], "listed": True})
         assert r.status_code == 400, (host, r.status_code)
         assert r.headers["x-frame-options"] == "DENY"
         answer = raw_http(server, f"GET /ws/x HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
                                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                                   "Sec-WebSocket-Version: 13\r\n\r\n".encode())
         assert not answer.startswith(b"HTTP/1.1 101"), answer[:100]
-    assert len(httpx.get(server.url + "/api/tables", timeout=20).json()["tables"]) == before
+    assert httpx.get(server.url + "/api/tables", timeout=20).json()["total"] == before
     for host in ("127.0.0.1", "localhost", f"127.0.0.1:{server.port}", f"localhost:{server.port}"):
         assert httpx.get(server.url + "/api/games", headers={"Host": host}, timeout=20).status_code == 200
 
@@ -245,11 +245,10 @@ def test_row7_a_seat_token_opens_only_a_few_sockets(tmp_path: Path) -> None:
         with contextlib.ExitStack() as stack:
             for _ in range(3):
                 next_of(stack.enter_context(ws(srv, t, token)), "welcome")
-            with ws(srv, t, token) as fourth:
+            with pytest.raises(ConnectionClosed) as closed, ws(srv, t, token) as fourth:
                 assert next_of(fourth, "error")["code"] == "too_many_sockets"
-                with pytest.raises(ConnectionClosed) as closed:
-                    fourth.recv(timeout=15)
-                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+                fourth.recv(timeout=15)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
             with ws(srv, t, None) as spectator:  # others still get in
                 next_of(spectator, "welcome")
         with ws(srv, t, token) as later:  # closing one gives its place back
@@ -300,7 +299,7 @@ def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
 def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
     args = ["--create-rate", "3/minute", "--join-rate", "2/minute", "--ws-connect-rate", "4/minute"]
     with ServerProcess(tmp_path / "t.db", args=args) as srv:
-        seats = [{"kind": "person"}] * 4
+        seats = [{"kind": "open"}] * 4
         codes = [httpx.post(srv.url + "/api/tables", json={"seats": seats, "listed": True},
                             timeout=20).status_code for _ in range(5)]
         assert codes == [201, 201, 201, 429, 429], codes
@@ -314,11 +313,10 @@ def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
         for _ in range(4):
             with ws(srv, table, None) as conn:
                 next_of(conn, "welcome")
-        with ws(srv, table, None) as conn:
+        with pytest.raises(ConnectionClosed) as closed, ws(srv, table, None) as conn:
             assert next_of(conn, "error")["code"] == "rate_limited"
-            with pytest.raises(ConnectionClosed) as closed:
-                conn.recv(timeout=15)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+            conn.recv(timeout=15)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
 
 
 # --- row 12: slow headers -------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 import pytest
@@ -54,9 +53,12 @@ def refused(resp: httpx.Response, status: int, code: str) -> str:
     return str(data["message"])
 
 
-def ws(server: ServerProcess, tid: str, token: str | None = None) -> ClientConnection:
-    q = "" if token is None else f"?token={quote(token, safe='')}"
-    return connect(f"{server.ws_url}/ws/{tid}{q}", open_timeout=20, max_size=2**22)
+@contextlib.contextmanager
+def ws(server: ServerProcess, tid: str, token: str | None = None) -> Iterator[ClientConnection]:
+    """A socket that names its seat in its first message (the token is never in a URL)."""
+    with connect(f"{server.ws_url}/ws/{tid}", open_timeout=20, max_size=2**22) as sock:
+        sock.send(server.hello(token))
+        yield sock
 
 
 def first(sock: ClientConnection, kind: str, limit: int = 100) -> dict[str, Any]:

@@ -112,7 +112,8 @@ def test_the_app_serves_the_gallery_and_opens_a_deck_file(browser, designer_serv
     # a user's deck file, opened from disk and drawn by the same renderer
     deck_path = write_starter("Rainy Day", tmp_path)
     page.get_by_test_id("deck-file").set_input_files(str(deck_path))
-    page.wait_for_function("() => document.querySelector('[data-testid=deck-name]').textContent === 'Rainy Day'")
+    page.wait_for_function("() => document.querySelector('[data-testid=deck-name]').textContent"
+                           " === 'Rainy Day'")
     assert page.locator(".gallery-card").count() == 27
     # a broken deck file: every problem is listed, the page keeps working
     bad = tmp_path / "bad.toml"
