@@ -68,11 +68,12 @@ class Person:
                 continue
             try:
                 # entered as a context manager (closed in drop()): the long-lived form websockets asks for
-                self.ws = connect(f"{srv.ws_url}/ws/{self.table_id}?token={self.token}", max_queue=4096,
+                self.ws = connect(f"{srv.ws_url}/ws/{self.table_id}", max_queue=4096,
                                   open_timeout=3).__enter__()
+                self.ws.send(srv.hello(self.token))  # the seat's token: in the first message, never the URL
                 self.on = srv
                 return
-            except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+            except (OSError, InvalidHandshake, InvalidStatus, TimeoutError, ConnectionClosed):
                 continue
 
     def poll(self, wait: float = 0.02) -> None:

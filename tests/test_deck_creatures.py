@@ -107,7 +107,8 @@ def test_a_custom_deck_plays_at_the_server_by_id_never_by_path(tmp_path: Path) -
         assert r.status_code == 201, r.text
         t = r.json()
         token = t["invites"][0]["token"]
-        with connect(f"{server.ws_url}/ws/{t['id']}?token={token}", max_queue=4096) as ws:
+        with connect(f"{server.ws_url}/ws/{t['id']}", max_queue=4096) as ws:
+            ws.send(server.hello(token))
             msg = _state(ws, lambda m: True)
             assert {m["creature"] for m in msg["view"]["machines"]} == NAMES
             assert {m["machine"] for m in msg["view"]["machines"]} <= {"Swelling Lamp", "Shrinking Lamp"}
