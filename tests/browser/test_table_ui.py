@@ -33,11 +33,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-def new_table(server: ServerProcess, game: str, players: int, seed: int, people: int = 1) -> dict[str, Any]:
+def new_table(server: ServerProcess, game: str, players: int, seed: int, people: int = 1,
+              **options: Any) -> dict[str, Any]:
     seats = [{"kind": "person", "name": name} for name in ("Ada", "Bea")[:people]]
     seats += [{"kind": "bot", "name": f"Bot {i}", "level": "medium"} for i in range(people, players)]
     r = httpx.post(server.url + "/api/tables", json={"game": game, "seats": seats, "seed": seed,
-                                                     "bot_delay_ms": 10})
+                                                     "bot_delay_ms": 10, **options})
     assert r.status_code in (200, 201), r.text
     table: dict[str, Any] = r.json()
     table["cards"] = httpx.get(f"{server.url}/api/tables/{table['id']}/cards").json().get("cards", [])
@@ -299,11 +300,13 @@ def test_creatures_table_fits_zooms_and_takes_clicks(browser: Any, server: Serve
         ctx.close()
 
 
-def test_connection_banner_and_seat_names(browser: Any, tmp_path: Path) -> None:
+def test_connection_banner_away_seats_and_seat_names(browser: Any, tmp_path: Path) -> None:
     """The server goes away: a banner inside the viewport says so and every seat greys;
-    it comes back: the banner goes. Log lines name seats, never 'Player 2'."""
+    it comes back: the banner goes. A person who is away shows it, in the seat list and
+    on their family. Log lines name seats, never 'Player 2'."""
     with ServerProcess(tmp_path / "t.db") as srv:
-        table = new_table(srv, "gloom", 3, seed=5)
+        # Bea never comes: a stand-in bot plays her seat
+        table = new_table(srv, "gloom", 3, seed=5, people=2, replace_absent=True, absent_after=0)
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         ctx.set_default_timeout(20_000)
         try:
@@ -317,7 +320,10 @@ def test_connection_banner_and_seat_names(browser: Any, tmp_path: Path) -> None:
                 click_any_choice(page, rng)
                 play += 1
             log = " ".join(page.locator(".log-entry").all_inner_texts())
-            assert "Ada" in log and "Bot 1" in log, log[:400]
+            assert "Ada" in log and "Bea" in log, log[:400]
+            assert page.locator(".seat.away[data-seat='1']").count() == 1
+            assert page.locator(".seat.away").count() == 1
+            assert page.locator("[data-testid=family-1] .away-tag").count() == 1
             assert "Player " not in log and "player " not in log, log[:400]
             srv.kill()
             page.wait_for_selector("[data-testid=conn-banner]:not([hidden])")
@@ -495,6 +501,41 @@ def test_response_windows_stand_on_their_own_after_one_delay(browser: Any, serve
         page.wait_for_timeout(3500)
         assert page_state(page)["state_id"] == st["state_id"]
         page.keyboard.press("Escape")
+        errors.check()
+    finally:
+        ctx.close()
+
+
+def test_a_long_press_zooms_a_card_on_a_touch_screen(browser: Any, server: ServerProcess) -> None:
+    """On a phone a long press (real touch events) shows the zoom and keeps it, without
+    picking the card; a tap elsewhere closes it."""
+    table = new_table(server, "gloom", 2, seed=31)
+    cards = table["cards"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    ctx.set_default_timeout(20_000)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(server.url + table["invites"][0]["link"])
+        page.wait_for_selector("[data-testid=hand] .hand-card")
+        rng = random.Random(1)
+        st = decide_until(page, rng, lambda s: s["view"]["decision"]["kind"] == "play"
+                          and any(c.get("card") is not None for c in s["choices"]))
+        card = next(c["card"] for c in st["choices"] if c.get("card") in st["view"]["hand"])
+        box = page.locator(f".hand-card[data-card='{card}']").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        page.wait_for_timeout(800)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_selector("[data-testid=zoom].pinned:not([hidden])")
+        z = page.evaluate(ZOOM_OF, card)
+        assert z is not None and z["min"] >= MIN_TEXT_PX and cards[card]["name"] in z["text"], z
+        page.wait_for_timeout(300)
+        assert page.locator(".hand-card.selected").count() == 0, "a long press zooms, it does not pick"
+        page.touchscreen.tap(5, 300)
+        page.wait_for_selector("[data-testid=zoom]", state="hidden")
         errors.check()
     finally:
         ctx.close()
