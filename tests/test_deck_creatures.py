@@ -144,3 +144,4 @@ def test_a_custom_deck_plays_in_creatures_v0() -> None:
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
     assert not env.agents and env.state.is_over()
+

@@ -199,7 +199,8 @@ def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | Non
         card = action - PLAY_BASE
         col = COLOUR[card]
         m = machines[col] if col < len(machines) else {}
-        fields = {"actor": actor, "label": LABEL[card], "creature": CREATURE_NAMES[col],
+        fields = {"actor": actor, "label": LABEL[card],
+                  "creature": m.get("creature") or CREATURE_NAMES[col],  # a variant's own name
                   "colour": COLOUR_KEYS[col], "number": str(NUMBER[card]),
                   "machine": m.get("machine", "Machine")}
         counts = view.get("hand_counts") or []
@@ -211,7 +212,15 @@ def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | Non
     if FLIP_BASE <= action < DRAW_BASE:
         col = action - FLIP_BASE
         side = machines[col]["side"] if col < len(machines) else "+"
-        new = CREATURE_SET.minus.name if side == "+" else CREATURE_SET.plus.name
+        card_set = CREATURE_SET
+        if view.get("set", "creatures") != "creatures":  # a variant names its own Machines
+            from contextlib import suppress
+
+            from gloomtable.games.creatures.cards import CreatureSetError, set_named
+
+            with suppress(CreatureSetError):  # a set this process does not know: shipped names
+                card_set = set_named(str(view["set"]))
+        new = card_set.minus.name if side == "+" else card_set.plus.name
         return _pick(rng, "flip", actor=actor, colour=COLOUR_KEYS[col], machine=new)
     if DRAW_BASE <= action < NUM_ACTIONS:
         return _pick(rng, "draw", actor=actor, victim=f"Player {action - DRAW_BASE + 1}")

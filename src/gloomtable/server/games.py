@@ -50,9 +50,13 @@ def _available(name: str, players: int) -> bool:
 @lru_cache(maxsize=1)
 def games_info() -> dict[str, Any]:
     """The lobby form: each playable game, its seat range, options, bot levels and sets."""
+    from gloomtable.games.creatures.cards import registered_sets
+
     games = []
     for name, form in _FORMS.items():
         if _available(name, form["default_players"]):
+            if name == "creatures" and len(registered_sets()) > 1:  # variants: gloom serve --sets
+                form = {**form, "options": [*form["options"], {"key": "sets", "kind": "creature_set"}]}
             games.append({"name": name, **form})
     sets = []
     try:
@@ -62,8 +66,6 @@ def games_info() -> dict[str, Any]:
                 sets.append(s)
     except ImportError:
         sets = ["classic"]
-    from gloomtable.games.creatures.cards import registered_sets
-
     return {"games": games, "levels": list(LEVELS), "gloom_sets": sets,
             "creature_sets": list(registered_sets())}
 

@@ -130,6 +130,10 @@ export class Lobby {
             h("input", { type: "checkbox", name: "set", value: set, checked: set === "classic",
               "data-testid": `set-${set}` }), " ", set)));
       }
+      if (opt.kind === "creature_set") {  // the shipped set or a variant the server was started with
+        return h("label", {}, _("Card sets"), " ", h("select", { name: "creature_set", "data-testid": "opt-creature-set" },
+          this.info.creature_sets.map((set) => h("option", { value: set, selected: set === "creatures" }, set))));
+      }
       if (opt.kind === "bool") {
         return h("label", {}, h("input", { type: "checkbox", name: opt.key, checked: !!opt.default,
           "data-testid": `opt-${opt.key}` }), " ", optionLabel(opt));
@@ -169,6 +173,8 @@ export class Lobby {
       if (opt.kind === "sets") {
         const sets = [...this.els.options.querySelectorAll("input[name=set]:checked")].map((i) => i.value);
         config.sets = sets.length ? sets : ["classic"];
+      } else if (opt.kind === "creature_set") {
+        config.sets = [this.els.options.querySelector("select[name=creature_set]").value];
       } else if (opt.kind === "bool") {
         config[opt.key] = this.els.options.querySelector(`input[name=${opt.key}]`).checked;
       } else {

@@ -195,6 +195,8 @@ CREATURE_SET = load_set()
 
 _REGISTERED: dict[str, CreatureSet] = {}
 _LOADED: dict[str, CreatureSet] = {}
+_LOADED_IDS: dict[str, CreatureSet] = {}
+"""Variants loaded here from a file, by id (a view names its set by id)."""
 
 
 def register_set(path: str | Path) -> CreatureSet:
@@ -218,8 +220,11 @@ def set_named(name: str) -> CreatureSet:
         return CREATURE_SET
     if name in _REGISTERED:
         return _REGISTERED[name]
+    if name in _LOADED_IDS and name not in _LOADED:
+        return _LOADED_IDS[name]
     if name not in _LOADED:
-        _LOADED[name] = load_set(name)
+        _LOADED[name] = found = load_set(name)
+        _LOADED_IDS.setdefault(found.id, found)
     return _LOADED[name]
 CREATURES: tuple[Creature, ...] = CREATURE_SET.creatures
 
