@@ -83,6 +83,7 @@ class Person:
             if self.ws is None:
                 return
             self.reconnects += 1
+            self.acted_at.clear()  # a move sent to a process that died before storing it goes again
         try:
             while True:
                 msg = json.loads(self.ws.recv(timeout=wait))
@@ -108,7 +109,8 @@ class Person:
         return bool(m and m["choices"] and not m["over"] and m["state_id"] not in self.acted_at)
 
     def act(self) -> None:
-        assert self.ws is not None and self.latest is not None
+        if self.ws is None or self.latest is None:  # not connected: it acts once it is again
+            return
         m = self.latest
         self.acted_at.add(m["state_id"])
         try:

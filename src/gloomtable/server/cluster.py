@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gloomtable.server")
 
-LEASE_TTL = 3.0
+LEASE_TTL = 2.5
 """Seconds a lease lasts unless renewed."""
-RENEW_EVERY = 1.0
+RENEW_EVERY = 0.5
 """Seconds between a process's renewals (and its look for tables nobody leads)."""
 TAKE_AT_ONCE = 500
 """Tables one look may take over (a dead process's tables are taken in one go)."""
