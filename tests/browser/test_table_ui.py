@@ -156,8 +156,9 @@ CENTRE_HIT = """(el) => {
 }"""
 
 
-def clicks_land_on_targets(page: Any, st: dict[str, Any], acts: list[int]) -> None:
-    """Every lit Character takes a click at its centre for the play on it; one is clicked."""
+def clicks_land_on_targets(page: Any, st: dict[str, Any], acts: list[int], motion: str) -> None:
+    """Every lit Character takes a click at its centre for the play on it; one is clicked.
+    Lit Characters pulse (animation ``motion``), unless the reader asks for less motion."""
     plays = targeted_cards(st)
     assert plays
     chosen: tuple[float, float, int] | None = None
@@ -165,6 +166,7 @@ def clicks_land_on_targets(page: Any, st: dict[str, Any], acts: list[int]) -> No
         page.click(f".hand-card[data-card='{card}']")
         lit = page.locator(".character.target")
         assert lit.count() == len(targets)
+        assert lit.first.evaluate("el => getComputedStyle(el).animationName") == motion
         for i in range(lit.count()):
             el = lit.nth(i)
             char = int(el.get_attribute("data-char") or "-1")
@@ -190,7 +192,9 @@ def test_gloom_tables_fit_zoom_and_take_clicks(browser: Any, server: ServerProce
     phone = size == "phone"
     table = new_table(server, game, GAMES[game], seed=41 if game == "gloom" else 43)
     cards = table["cards"]
-    ctx = browser.new_context(viewport={"width": w, "height": h})
+    # the phone's reader asks for less motion (prefers-reduced-motion)
+    ctx = browser.new_context(viewport={"width": w, "height": h},
+                              reduced_motion="reduce" if phone else "no-preference")
     ctx.set_default_timeout(20_000)
     try:
         page = ctx.new_page()
@@ -225,7 +229,7 @@ def test_gloom_tables_fit_zoom_and_take_clicks(browser: Any, server: ServerProce
         blur_zoom(page)
         shoot(page, f"{game}-table{'-phone' if phone else ''}")
         fits_one_screen(page)
-        clicks_land_on_targets(page, st, acts)
+        clicks_land_on_targets(page, st, acts, "none" if phone else "pulse")
         errors.check()
     finally:
         ctx.close()
