@@ -304,3 +304,14 @@ def test_openspiel_ismcts_plays_whole_games(name: str) -> None:
             else:
                 state.apply_action(int(rs.choice(state.legal_actions())))
         assert moves > 0 and sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_versus_seats_openspiel_ismcts_against_the_hard_bot() -> None:
+    """The docs' comparison runs: both seatings of one deal, shares summing to the games."""
+    from gloomtable.rl.versus import play
+
+    report = play("creatures", 2, seed=3, simulations=3)
+    shares = report["win_share"]
+    assert report["games"] == 2 and report["simulations"] == 3
+    assert shares["openspiel_ismcts"] + shares["hard"] == pytest.approx(1.0)
