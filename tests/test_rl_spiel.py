@@ -20,6 +20,7 @@ GAMES = [
     ("gloomtable_creatures(players=2)", 3),
     ("gloomtable_creatures(players=4,deals=1000)", 1),
     ("gloomtable_creatures(players=3,deals=7)", 1),
+    ("gloomtable_creatures(players=2,deals=1)", 1),
     # Short caps keep a Gloom simulation to a few dozen actions; the cap is a rule
     # of the game (a capped game ends), so nothing is skipped.
     ("gloomtable_gloom(players=3,turn_cap=12,deals=100)", 1),

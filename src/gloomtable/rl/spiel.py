@@ -277,6 +277,7 @@ class SpielState(pyspiel.State):
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self.core = _Core()
+        self._deal_if_complete()  # ``deals=1``: no chance node at all
 
     @property
     def state(self) -> Any:
