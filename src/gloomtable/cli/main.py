@@ -377,6 +377,16 @@ def _db_commands() -> None:
 _db_commands()
 
 
+def _learn_command() -> None:
+    """``gloom learn`` lives in gloomtable.cli.learn (lessons: gloomtable.learn)."""
+    from gloomtable.cli.learn import learn
+
+    app.command(help=_("Learn to play: a guided first game of Gloom, Gloomier or Crazy Creatures."))(learn)
+
+
+_learn_command()
+
+
 def _tournament_command() -> None:
     """``gloom tournament`` lives in gloomtable.cli.tournament (docs/bots.md)."""
     from gloomtable.cli.tournament import tournament

@@ -40,6 +40,13 @@ def extract() -> Catalog:
         if template.get(message) is None:
             template.add(message, None, [("bots/narration.py", 0)],
                          auto_comments=["A bot's narration of a play (bots/narration.py)."])
+    from gloomtable.learn.script import load_lesson, shipped_lessons
+
+    for path in shipped_lessons().values():
+        for message in load_lesson(path).texts():
+            if template.get(message) is None:
+                template.add(message, None, [(f"lessons/{path.name}", 0)],
+                             auto_comments=["A step of a guided first game (gloom learn)."])
     for message, where in gendered_messages():
         for ctx in GENDER_CONTEXTS:
             template.add(message, None, [(where, 0)], context=ctx,

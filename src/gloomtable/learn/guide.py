@@ -1,0 +1,270 @@
+"""Running a lesson: the real engine, the lesson's bots, and the learner's seat.
+
+:class:`Guide` is what the terminal (``gloom learn``) and the page drive: it says
+the current step, which legal actions fit it (to highlight them), and takes the
+learner's action, applying it only when it fits and otherwise explaining why not.
+Bots play the other seats with the lesson's fixed seeds, so every run of a lesson
+meets the same states: the lesson test can promise each step is reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gloomtable.bots import bot_action, make_bot
+from gloomtable.engine import Event, Game, GloomtableError, State
+from gloomtable.games import make_game
+from gloomtable.learn.script import Expect, Lesson, LessonError, Step
+
+LEARNER = 0
+"""The learner always sits first: lessons are written from seat 0's point of view."""
+
+def N_(message: str) -> str:
+    """Marks an English text for the catalogues; clients translate it when they show it."""
+    return message
+
+
+MAX_FREE_ACTIONS = 400
+"""A free-play stretch or the play to the end longer than this is a broken lesson."""
+
+
+@dataclass
+class Outcome:
+    """What became of one of the learner's actions."""
+
+    done: bool
+    """The action fitted the step and was played."""
+    why: str = ""
+    """English: why it was not taken (the step's own words, or a reminder)."""
+    events: list[Event] = field(default_factory=list)
+
+
+class Guide:
+    """One learner's run through one lesson."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.lesson = lesson
+        try:
+            self.game: Game = make_game(lesson.game, lesson.config)
+        except Exception as exc:  # a deck or config the engine refuses: say which lesson
+            raise LessonError(f"lesson {lesson.id!r}: its table cannot be set up: {exc}") from None
+        self.state: State = self.game.new_initial_state(lesson.seed)
+        self.bots = {seat: make_bot(level, lesson.game, lesson.bot_seed + seat)
+                     for seat, level in enumerate(lesson.bots, start=1)}
+        self.index = 0
+        self.log: list[Event] = []
+        self.free = False
+        """True while the learner plays freely, waiting for the step's action to be possible."""
+        self._advance()
+
+    # -- where we are ---------------------------------------------------------------
+    @property
+    def step(self) -> Step | None:
+        """The step being taught, or ``None`` once the steps are done."""
+        return self.lesson.steps[self.index] if self.index < len(self.lesson.steps) else None
+
+    @property
+    def finished(self) -> bool:
+        """The game is over, or every step is done and the lesson does not play to the end."""
+        return self.state.is_over() or (self.step is None and not self.lesson.play_to_end)
+
+    def missed(self) -> list[str]:
+        """Ids of the steps the game ended before (a learner's free turns can end it early)."""
+        return [s.id for s in self.lesson.steps[self.index:]] if self.state.is_over() else []
+
+    def fitting(self) -> list[int]:
+        """The learner's legal actions that do what the step asks (to highlight)."""
+        step = self.step
+        if step is None or step.expect is None or self.state.is_over() \
+                or self.state.current_player() != LEARNER:
+            return []
+        test = matcher(self.state, step.expect)
+        return [a for a in self.state.legal_actions() if test(a)]
+
+    def waiting_for_action(self) -> bool:
+        """The learner must act now (a step's action, free play or the play to the end)."""
+        if self.state.is_over() or self.state.current_player() != LEARNER:
+            return False
+        step = self.step
+        return step is None or step.expect is not None
+
+    # -- the learner's moves ------------------------------------------------------------
+    def next(self) -> None:
+        """Go on from a step that only asks to look (``expect`` unset)."""
+        step = self.step
+        if step is None or step.expect is not None:
+            raise LessonError("this step waits for an action, not for 'next'")
+        self.index += 1
+        self._advance()
+
+    def act(self, action: int) -> Outcome:
+        """Play ``action`` for the learner if it is legal and fits the step."""
+        if self.state.is_over() or self.state.current_player() != LEARNER:
+            return Outcome(False, N_("It is not your decision yet: the others are still playing."))
+        legal = self.state.legal_actions()
+        if action not in legal:
+            return Outcome(False, _illegal_reason(self.state, action))
+        step = self.step
+        fits = step is None or (step.expect is not None and matcher(self.state, step.expect)(action))
+        if not fits and not (self.free and step is not None):
+            assert step is not None
+            if step.expect is None:
+                return Outcome(False, N_("Read this step first, then go on."))
+            return Outcome(False, step.wrong or N_(
+                "Not quite: this step asks for something else. "
+                "The highlighted choices are the ones it asks for."))
+        events = self._apply(action)
+        if fits and step is not None:
+            self.index += 1
+        self._advance()
+        return Outcome(True, events=events)
+
+    # -- everyone else ------------------------------------------------------------------
+    def _apply(self, action: int) -> list[Event]:
+        events = self.state.apply(action)
+        self.log.extend(events)
+        return events
+
+    def _advance(self, limit: int = MAX_FREE_ACTIONS * 4) -> None:
+        """Let the bots play until the learner has something to do."""
+        for _ in range(limit):
+            if self.state.is_over():
+                self.free = False
+                return
+            player = self.state.current_player()
+            legal = self.state.legal_actions()
+            if player != LEARNER:
+                self._apply(bot_action(self.bots[player], self.state, legal))
+                continue
+            step = self.step
+            fitting = self.fitting()
+            if step is not None and step.expect is None:
+                return  # a step to read
+            if len(legal) == 1 and not fitting:
+                self._apply(legal[0])  # a lone "let it stand" or pass: no forced click
+                continue
+            self.free = step is not None and not fitting
+            if self.free and step is not None and step.free_play is None:
+                raise LessonError(
+                    f"lesson {self.lesson.id!r}, step {step.id!r} ({self.index + 1}): no legal "
+                    f"action fits its expect ({describe(step.expect)}) when it comes")
+            return
+        raise LessonError(f"lesson {self.lesson.id!r}: the bots played {limit} moves in a row")
+
+    # -- for --auto and the tests -------------------------------------------------------
+    def auto_action(self, free_bot: Callable[[State, list[int]], int] | None = None) -> int:
+        """The action a demo learner takes: the first that fits, else (free play) a bot's."""
+        fitting = self.fitting()
+        if fitting:
+            return fitting[0]
+        legal = self.state.legal_actions()
+        return free_bot(self.state, legal) if free_bot else legal[0]
+
+
+def _illegal_reason(state: State, action: int) -> str:
+    """The engine's own reason for refusing ``action`` (tried on a copy)."""
+    try:
+        state.clone().apply(action)
+    except GloomtableError as exc:
+        return str(exc)
+    return N_("That move is not allowed here.")
+
+
+def describe(expect: Expect) -> str:
+    """An expectation in a few English words, for error messages."""
+    parts = [expect.kind]
+    if expect.card:
+        parts.append(f"card={expect.card}")
+    for name in ("target", "points"):
+        if getattr(expect, name) != "any":
+            parts.append(f"{name}={getattr(expect, name)}")
+    parts += [name for name in ("covers", "effect", "negative_target") if getattr(expect, name)]
+    return ", ".join(parts)
+
+
+# -- what an action is --------------------------------------------------------------------
+def matcher(state: State, expect: Expect) -> Callable[[int], bool]:
+    """A test of the learner's actions against ``expect`` in ``state``."""
+    if expect.kind == "any":
+        return lambda _a: True
+    codec = getattr(state, "codec", None)
+    if codec is not None:
+        return _gloom_matcher(state, codec, expect)
+    return _creatures_matcher(state, expect)
+
+
+def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], bool]:
+    from gloomtable.games.gloom.actions import Kind
+    from gloomtable.games.gloom.cards import CardType
+
+    cards = state.game.deck.cards  # type: ignore[attr-defined]
+    view = state.view(LEARNER)
+    decision = (view.get("decision") or {}).get("kind")
+    chars = {c["card"]: (fam["player"], c) for fam in view.get("families", [])
+             for c in fam.get("characters", [])}
+    simple = {"choose_family": Kind.CHOOSE_FAMILY, "respond": Kind.RESPOND, "pass": Kind.PASS,
+              "discard_hand": Kind.DISCARD_HAND, "claim_story": Kind.CLAIM_STORY,
+              "choose_player": Kind.CHOOSE_PLAYER, "play_event": Kind.PLAY_EVENT}
+
+    def fits(action: int) -> bool:
+        d = codec.decode(action)
+        if expect.kind == "draft":
+            return d.kind == Kind.CHOOSE_CARD and decision == "choose_character"
+        if expect.kind == "choose_card":
+            return d.kind == Kind.CHOOSE_CARD and decision != "choose_character"
+        if expect.kind in simple:
+            if d.kind != simple[expect.kind]:
+                return False
+            return expect.card is None or _card_kind(cards[d.card]) == expect.card
+        if expect.kind != "play" or d.kind != Kind.PLAY:
+            return False
+        card = cards[d.card]
+        if expect.card is not None and _card_kind(card) != expect.card:
+            return False
+        owner, char = chars.get(d.target, (None, {}))
+        owner = char.get("controller", owner)
+        if expect.target == "own" and owner != LEARNER or expect.target == "other" and owner == LEARNER:
+            return False
+        printed = [p for p in card.points if p is not None]
+        if expect.points == "negative" and not (printed and sum(printed) < 0):
+            return False
+        if expect.points == "positive" and not (printed and sum(printed) > 0):
+            return False
+        showing = char.get("points") or [None, None, None]
+        if expect.covers and not any(p is not None and s is not None
+                                     for p, s in zip(card.points, showing, strict=False)):
+            return False
+        if expect.effect and not card.effects:
+            return False
+        return not (expect.negative_target and char.get("self_worth", 0) >= 0)
+
+    def _card_kind(card: Any) -> str:
+        if card.type == CardType.EVENT and card.effects_when("response"):
+            return "response"
+        return str(card.type.value)
+
+    return fits
+
+
+def _creatures_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
+    from gloomtable.games.creatures import actions as ca
+
+    hand = {c["id"]: c for c in state.view(LEARNER).get("hand", [])}
+
+    def fits(action: int) -> bool:
+        if expect.kind == "pass":
+            return action == ca.PASS
+        if expect.kind in ("play_creature", "play_dna"):
+            card = hand.get(action - ca.PLAY_BASE)
+            return card is not None and bool(card.get("dna")) == (expect.kind == "play_dna")
+        if expect.kind == "flip":
+            return ca.FLIP_BASE <= action < ca.DRAW_BASE
+        if expect.kind == "make_draw":
+            return ca.DRAW_BASE <= action < ca.NUM_ACTIONS
+        if expect.kind == "same_number":  # R-C8: flip a Machine or make another player draw
+            return ca.FLIP_BASE <= action < ca.NUM_ACTIONS
+        return False
+
+    return fits
