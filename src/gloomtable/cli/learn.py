@@ -29,7 +29,8 @@ def learn(
         "--game", "-g", help=_("gloom, gloomier or creatures, or a lesson file (.toml)."))] = "gloom",
     auto: Annotated[bool, typer.Option(help=_("Play the lesson through by itself, printing each step."))
                     ] = False,
-    lang: Annotated[str | None, typer.Option("--lang", help=_("Language: en, es or ru."))] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=_(
+        "Language: {langs} (default: from LANG).").format(langs="en, es, ru"))] = None,
 ) -> None:
     """A guided first game: each step says what to look at and what to do."""
     from gloomtable.cli.main import fail, set_language
@@ -64,7 +65,8 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
         step = guide.step
         if step is not None and shown != guide.index:
             shown = guide.index
-            console.print(f"\n[bold cyan]{_('Step {n} of {total}').format(n=guide.index + 1, total=len(guide.lesson.steps))}[/]")
+            heading = _("Step {n} of {total}").format(n=guide.index + 1, total=len(guide.lesson.steps))
+            console.print(f"\n[bold cyan]{heading}[/]")
             console.print(tr(step.say if not guide.free or step.free_play is None else step.free_play),
                           markup=False)
         if step is not None and step.expect is None:

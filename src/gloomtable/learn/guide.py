@@ -225,7 +225,7 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
             return False
         owner, char = chars.get(d.target, (None, {}))
         owner = char.get("controller", owner)
-        if expect.target == "own" and owner != LEARNER or expect.target == "other" and owner == LEARNER:
+        if (expect.target == "own" and owner != LEARNER) or (expect.target == "other" and owner == LEARNER):
             return False
         printed = [p for p in card.points if p is not None]
         if expect.points == "negative" and not (printed and sum(printed) < 0):
