@@ -214,3 +214,43 @@ def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: ServerP
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("locale", "lang", "game"), [("ru-RU", "ru", "gloom"), ("es-ES", "es", "gloom"),
+                                                      ("ru-RU", "ru", "gloomier"),
+                                                      ("es-ES", "es", "gloomier")])
+def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: ServerProcess, locale: str,
+                                                     lang: str, game: str) -> None:
+    """Issue 23: a whole game of bots watched in the page, to the end: the log (bot
+    narration included) and the chronicle read without placeholders, Markdown marks,
+    English, a Russian preposition before a name or a Spanish article before one."""
+    from conftest import create_in_lobby
+
+    ctx, page, errors = new_page(browser, locale)
+    try:
+        create_in_lobby(page, server.url, game, seats=3, bots=3, seed=23)
+        page.goto(server.url + page.get_attribute("[data-testid=spectate-link]", "href"))
+        page.wait_for_selector("[data-testid=chronicle][data-ready='1']", timeout=120_000)
+        lines = page.locator("[data-testid=log] .log-entry").all_inner_texts()
+        chronicle = page.inner_text("[data-testid=chronicle]")
+        assert len(lines) > 30
+        names = people(lang) if game == "gloom" else [
+            c["name"] for c in read_translation("gloomier.toml", lang)["cards"].values()]
+        for line in [*lines, *chronicle.split("\n")]:
+            for mark in ("{", "}", "**", "__", "Player ", " plays ", " died ", "survived", "Bot 2 (medium)"):
+                assert mark not in line, f"{mark!r} in {line!r}"
+            for name in names:
+                if lang == "ru":
+                    preps = "|".join(RU_PREPOSITIONS)
+                    bad = re.search(rf"(?<!\w)(?:{preps})\s+{re.escape(name)}(?!\w)", line, re.IGNORECASE)
+                else:
+                    arts = "|".join(ES_ARTICLES)
+                    bad = re.search(rf"(?<!\w)(?:{arts})\s+{re.escape(name)}(?!\w)", line, re.IGNORECASE)
+                assert bad is None, f"{lang}: {line!r}"
+        ended = ("умер", "умерла", "умерли", "выжил", "выжила", "выжили") if lang == "ru" else (
+            "murió", "murieron", "sobrevivió", "sobrevivieron")
+        assert any(word in chronicle for word in ended), chronicle[:500]
+        assert not errors, errors
+    finally:
+        ctx.close()

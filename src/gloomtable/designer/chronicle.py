@@ -230,6 +230,8 @@ def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
     tr = translator(lang)
     loc = localizer_for(game, tr.lang)
     texts = GloomTexts(game.deck, tr.lang)
+    c.lang = tr.lang
+    c.seat_names = [seat_label(name, tr) for name in c.seat_names]
     index_of = {card.name: card.index for card in game.deck.cards}
     title = tr.gettext("\u201c{title}\u201d")
 
@@ -258,8 +260,19 @@ def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
     english_families = {f.name: texts.family_name(f.id) for f in game.deck.families}
     c.family_names = [" & ".join(english_families.get(part, part) for part in name.split(" & "))
                       for name in c.family_names]
-    c.lang = tr.lang
     return c
+
+
+def seat_label(name: str, tr: Translator) -> str:
+    """A seat's name in ``tr``'s language when it is one the server gives by default
+    ("Player 2", "Bot 3 (medium)"); a name someone chose stays as they wrote it."""
+    m = re.fullmatch(r"Player (\d+)", name)
+    if m:
+        return tr.gettext("Player {n}").format(n=m.group(1))
+    m = re.fullmatch(r"Bot (\d+) \((random|easy|medium|hard)\)", name)
+    if m:
+        return tr.gettext("Bot {n} ({level})").format(n=m.group(1), level=tr.gettext(m.group(2)))
+    return name
 
 
 def _seat(names: list[str] | None, p: int | None) -> str:
@@ -283,14 +296,20 @@ def _played(c: Chronicle, line: Line) -> bool:
     return c.lang == "en" and line.card is not None and line.text.startswith(("Player", "player"))
 
 
+def _continued(line: Line) -> str:
+    """The line's text, without its full stop when a cancellation or narration follows."""
+    more = line.cancelled_by or line.narration or line.stand_in
+    return line.text[:-1] if more and line.text.endswith(".") else line.text
+
+
 def _line_md(c: Chronicle, line: Line) -> str:
     tr = translator(c.lang)
     if line.death:
         out = f"☠ {md(line.text)}"
     elif _played(c, line):
         out = f"{md(c.credit(line))} played **{md(line.card or '')}**"
-    else:
-        out = md(line.text) + (f" ({md(c.credit(line))})" if line.stand_in else "")
+    else:  # a told line's full stop gives way to what continues it
+        out = md(_continued(line)) + (f" ({md(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
         out += " (" + md(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
     if line.narration:
@@ -396,7 +415,7 @@ def _line_html(c: Chronicle, line: Line) -> str:
         cls = ' class="cancelled"' if line.cancelled_by else ""
         body = f"{escape(c.credit(line))} played <b{cls}>{escape(line.card or '')}</b>"
     else:
-        body = escape(line.text) + (f" ({escape(c.credit(line))})" if line.stand_in else "")
+        body = escape(_continued(line)) + (f" ({escape(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
         body += " (" + escape(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
     if line.narration:

@@ -4,7 +4,7 @@
 // it by replaying the table's record (GET /api/tables/<id>/chronicle).
 
 import { h, replace } from "./dom.js";
-import { _, pgettext, withSeatNames } from "./i18n.js";
+import { _, pgettext, seatLabel, withSeatNames } from "./i18n.js";
 
 const told = new Map(); // table id -> section element (fetched once)
 
@@ -13,12 +13,15 @@ function signed(n) {
 }
 
 function lineItem(c, line) {
-  const text = withSeatNames(line.text, c.seat_names);
-  if (line.death) return h("li", { class: "death" }, "\u2620 ", text);
+  const told = withSeatNames(line.text, c.seat_names);
+  if (line.death) return h("li", { class: "death" }, "\u2620 ", told);
+  // a line the server told in the page's language ends with a full stop; what follows it
+  // (the cancellation, the narration) continues the sentence
+  const text = line.narration || line.cancelled_by ? told.replace(/\.$/, "") : told;
   const played = line.card !== null && /^player/i.test(line.text);
   return h("li", {},
-    played ? [line.stand_in ? _("{name}'s stand-in bot", { name: c.seat_names[line.actor] || "?" })
-      : c.seat_names[line.actor] || "?", " ", _("played"), " ",
+    played ? [line.stand_in ? _("{name}'s stand-in bot", { name: seatLabel(c.seat_names[line.actor]) || "?" })
+      : seatLabel(c.seat_names[line.actor]) || "?", " ", _("played"), " ",
       h("b", { class: line.cancelled_by ? "cancelled" : "" }, line.card)] : text,
     line.cancelled_by ? ` (${_("cancelled by {who}", { who: withSeatNames(line.cancelled_by, c.seat_names) })})` : null,
     line.narration ? [": ", h("q", { class: "narration" }, withSeatNames(line.narration, c.seat_names))] : null);
@@ -36,7 +39,7 @@ function tale(c, t) {
 
 function render(c) {
   const seats = c.family_values.map((fv, p) => h("section", { class: "chronicle-family", "data-player": p },
-    h("h3", {}, `${c.seat_names[p]}: ${c.family_names[p]} (${_("Family Value")} ${signed(fv)})`),
+    h("h3", {}, `${seatLabel(c.seat_names[p])}: ${c.family_names[p]} (${_("Family Value")} ${signed(fv)})`),
     c.tales.filter((t) => t.player === p).map((t) => tale(c, t))));
   const table = c.table.length
     ? h("section", {}, h("h3", {}, _("Events, responses and Stories")), h("ol", {}, c.table.map((ln) => lineItem(c, ln))))
