@@ -289,7 +289,7 @@ def test_openspiel_ismcts_plays_whole_games(name: str) -> None:
     game = pyspiel.load_game(name)
     rs = np.random.RandomState(0)
     for g in range(5):
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 8, random_state=rs)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 5, random_state=rs)
         seat = g % game.num_players()
         state = game.new_initial_state()
         moves = 0
