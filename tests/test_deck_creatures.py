@@ -145,3 +145,16 @@ def test_a_custom_deck_plays_in_creatures_v0() -> None:
         steps += 1
     assert not env.agents and env.state.is_over()
 
+
+
+def test_a_custom_deck_loads_in_openspiel_and_gymnasium() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import gloomtable.rl.spiel  # noqa: F401  (registers the games)
+    from gloomtable.rl.gym_env import SeatEnv
+
+    game = pyspiel.load_game(f"gloomtable_creatures(players=2,sets={EXAMPLE})")
+    assert game.engine_game.card_set.id == "night-zoo"
+    env = SeatEnv("creatures", players=2, sets=[str(EXAMPLE)])
+    env.reset(seed=1)
+    assert env.aec.game.card_set.id == "night-zoo"
+    env.close()

@@ -45,7 +45,7 @@ def test_simulate_on_classic_reports_every_table_size_and_no_warning() -> None:
     assert proc.returncode == 0, proc.stderr
     for n in (2, 3, 4, 5):
         assert f"  {n} players: capped " in proc.stdout
-    assert "warning" not in proc.stdout
+    assert "warning:" not in proc.stdout
     assert "0 error(s), 0 warning(s)" in proc.stdout
 
 

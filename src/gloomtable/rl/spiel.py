@@ -47,7 +47,8 @@ and a same-number decision; Gloom: plays, responses and effect choices)."""
 UNCAPPED_LENGTH = 20_000
 
 _PARAMS: dict[str, dict[str, Any]] = {
-    "creatures": {"players": 3, "rounds": 0, "turn_cap": 2000, "deals": DEFAULT_DEALS},
+    "creatures": {"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures",
+                  "deals": DEFAULT_DEALS},
     "gloom": {"players": 4, "sets": "classic", "edition": 2, "beginner": False,
               "turn_cap": 500, "deals": DEFAULT_DEALS},
     "gloomier": {"players": 4, "sets": "gloomier", "stories_guests": 2, "turn_cap": 500,
@@ -94,6 +95,9 @@ def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     if name == "creatures":
         if not p["rounds"]:
             p.pop("rounds")
+        sets = str(p.pop("sets"))
+        if sets != "creatures":  # a variant set file (docs/decks.md)
+            p["sets"] = [sets]
     else:
         p["sets"] = [s for s in str(p["sets"]).split("+") if s]
     return p, deals
