@@ -97,3 +97,27 @@ def test_our_words_are_used(lang: str) -> None:
                      "собственное достоинство", "преждевременная смерть", "семейные ценности"]}[lang]
     missing = [w for w in wanted if w not in all_text]
     assert not missing, f"{lang}: the glossary's words are never used: {missing}"
+
+
+def test_the_names_table_is_what_the_card_files_say() -> None:
+    """The glossary's families and Characters are the classic set's own names, genders
+    and translations (so the record and the files cannot drift apart)."""
+    import tomllib
+
+    text = DOC.read_text(encoding="utf-8")
+    table = text[text.index("### Families and Characters"):].split("\n## ")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.split("\n")
+            if line.startswith("|") and not line.startswith(("| English", "| ---"))]
+    sets = PKG / "games" / "gloom" / "sets"
+    deck = tomllib.loads((sets / "classic.toml").read_text(encoding="utf-8"))
+    es = tomllib.loads((sets / "classic.es.toml").read_text(encoding="utf-8"))
+    ru = tomllib.loads((sets / "classic.ru.toml").read_text(encoding="utf-8"))
+    by_name = {f["name"]: ("families", f["id"], "") for f in deck["families"]}
+    by_name.update({c["name"]: ("cards", c["id"], c.get("gender", "")) for c in deck["characters"]})
+    assert len(rows) == len(by_name), "every classic family and Character has a row"
+    for english, spanish, russian, gender, source in rows:
+        table_name, key, deck_gender = by_name[english]
+        assert es[table_name][key]["name"] == spanish, english
+        assert ru[table_name][key]["name"] == russian, english
+        assert gender == deck_gender, english
+        assert source, english

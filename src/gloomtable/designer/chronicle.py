@@ -216,9 +216,9 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     else:
         fvs = [int(f.get("family_value", 0)) for f in final.get("families", [])]
         winners, capped, rounds = [], False, int(final.get("round", 0))
-    names = [_seat(seat_names, p) for p in range(n)]
+    seats = [_seat(seat_names, p) for p in range(n)]
     chron = Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
-                      fam_names, ordered, table, names)
+                      fam_names, ordered, table, seats)
     return chron if lang == "en" else _told_in(chron, game, lang)
 
 

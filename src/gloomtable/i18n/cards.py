@@ -172,7 +172,7 @@ class CreatureTexts:
             if spec.key == key:
                 if self.variant:
                     return str(spec.creature)
-                return self.data.get("colours", {}).get(key, {}).get("creature") or spec.creature
+                return str(self.data.get("colours", {}).get(key, {}).get("creature") or spec.creature)
         return key
 
     def machine(self, side: str) -> str:
@@ -180,4 +180,4 @@ class CreatureTexts:
         english = (self.set.plus if side == "plus" else self.set.minus).name
         if self.variant:
             return str(english)
-        return self.data.get("machine", {}).get(side, {}).get("name") or english
+        return str(self.data.get("machine", {}).get(side, {}).get("name") or english)

@@ -10,6 +10,7 @@ import io
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -23,7 +24,7 @@ LANGUAGES = ("en", "es", "ru")
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "ru": "Русский"}
 
 
-def po_path(lang: str):  # -> Traversable
+def po_path(lang: str) -> Traversable:
     """Where the catalog of ``lang`` lives inside the package."""
     return resources.files("gloomtable").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
 
@@ -59,14 +60,14 @@ class Translator:
         return self.translations.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
-        return self.translations.pgettext(context, message)
+        return str(self.translations.pgettext(context, message))
 
     def gendered(self, gender: str | None, message: str) -> str:
         """``message`` in the form for a Character of ``gender`` (a message context);
         the plain entry when the gender is masculine or unknown, or the catalogue has no
         entry in that context."""
         if gender:
-            found = self.translations.pgettext(gender, message)
+            found = str(self.translations.pgettext(gender, message))
             if found != message or self.lang == "en":
                 return found
         return self.translations.gettext(message)
@@ -74,7 +75,7 @@ class Translator:
     def ngendered(self, gender: str | None, singular: str, plural: str, n: int) -> str:
         """:meth:`gendered` for a plural pair."""
         if gender:
-            found = self.translations.npgettext(gender, singular, plural, n)
+            found = str(self.translations.npgettext(gender, singular, plural, n))
             if found not in (singular, plural) or self.lang == "en":
                 return found
         return self.translations.ngettext(singular, plural, n)

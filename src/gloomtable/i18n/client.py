@@ -23,7 +23,7 @@ class Localizer:
 
     def event(self, event: Event) -> str:
         text = str(event)
-        return self.impl.events.format(text) if self.impl is not None else text
+        return str(self.impl.events.format(text)) if self.impl is not None else text
 
     def text(self, english: str) -> str:
         """An English event line (as logged) in this language."""
@@ -33,7 +33,7 @@ class Localizer:
         """A line said about a play: a bot's, from its template, in this language; what a
         person typed, as they wrote it."""
         told = getattr(self.impl, "narration", None)
-        return told.format(text) if told is not None else text
+        return str(told.format(text)) if told is not None else text
 
     def action(self, state: State, action: int) -> str:
         text = state.action_to_string(action)
@@ -45,12 +45,12 @@ class Localizer:
     def render(self, state: State, player: int | None) -> str:
         if self.impl is None:
             return state.render(player)
-        return self.impl.render(state.view(player), player)
+        return str(self.impl.render(state.view(player), player))
 
     def decision(self, kind: str) -> str:
         if self.impl is None:
             return kind.replace("_", " ")
-        return self.impl.decision(kind)
+        return str(self.impl.decision(kind))
 
 
 def localizer_for(game: Game, lang: str) -> Localizer:

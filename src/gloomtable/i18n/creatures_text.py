@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gloomtable.i18n.cards import CreatureTexts
@@ -65,7 +66,7 @@ class CreaturesLocalizer:
                     player=tr.player(int(seat) - 1), score=score, total=total.rstrip(")")))
             return ", ".join(parts)
 
-        kinds = {
+        kinds: dict[str, tuple[str, Callable[[str], str]]] = {
             "p": (INT, str), "q": (INT, str), "n": (INT, str), "r": (INT, str),
             "label": (rf"(?:{colour_rx}) \d+", label),
             "colour": (colour_rx, texts.machine_colour),  # only Machine lines use {colour}

@@ -6,6 +6,7 @@ engine's own ``games/gloom/render.py``, so nothing hidden can leak through it.""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from gloomtable.i18n.cards import GloomTexts
@@ -151,7 +152,7 @@ class GloomLocalizer:
             m = re.match(rf"({name_rx})", value)
             return texts.gender(index_of[m.group(1)]) if m else None
 
-        kinds = {
+        kinds: dict[str, tuple[str, Callable[[str], str]]] = {
             "p": (INT, str), "q": (INT, str), "r": (INT, str), "n": (INT, str),
             "card": (name_rx, shown), "char": (name_rx, shown),
             "cardx": (rf"(?:{name_rx})(?: \([^()]*\))?", described),

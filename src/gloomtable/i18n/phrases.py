@@ -13,7 +13,7 @@ if any line or action of the shipped games falls through.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from gloomtable.i18n.catalog import Translator
@@ -85,8 +85,8 @@ class Formatter:
     ``gender_of`` tells the gender of a subject from its English value."""
 
     def __init__(self, tr: Translator, templates: Iterable[Template],
-                 kinds: dict[str, tuple[str, Callable[[str], str]]],
-                 agree: dict[str, Callable[[str, str | None], str]] | None = None,
+                 kinds: Mapping[str, tuple[str, Callable[[str], str]]],
+                 agree: Mapping[str, Callable[[str, str | None], str]] | None = None,
                  gender_of: Callable[[str], str | None] | None = None) -> None:
         self.tr = tr
         self.kinds = kinds

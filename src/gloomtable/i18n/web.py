@@ -43,13 +43,13 @@ def web_catalog(lang: str) -> dict[str, Any]:
     for msg in cat:
         if not msg.id or msg.fuzzy:
             continue
+        english = msg.id if isinstance(msg.id, str) else str(msg.id[0])
         if msg.context:  # gettext's own key for a message in a context: "context\x04English"
-            key = f"{msg.context}\x04{msg.id if isinstance(msg.id, str) else msg.id[0]}"
             if isinstance(msg.string, str) and msg.string:
-                out[key] = msg.string
+                out[f"{msg.context}\x04{english}"] = msg.string
             continue
         if isinstance(msg.id, tuple):
-            forms = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+            forms = [str(f or "") for f in (msg.string if isinstance(msg.string, tuple) else (msg.string,))]
             plural: dict[str, str] = {}
             for category, n in categories.items():
                 idx = tr.plural(n) if hasattr(tr, "plural") else (0 if n == 1 else 1)
@@ -57,9 +57,9 @@ def web_catalog(lang: str) -> dict[str, Any]:
                     plural[category] = forms[idx]
             if "other" not in plural and forms and forms[-1]:
                 plural["other"] = forms[-1]  # e.g. Russian "other" is for fractions only
-            out[msg.id[0]] = plural
-        elif msg.string:
-            out[msg.id] = msg.string
+            out[english] = plural
+        elif isinstance(msg.string, str) and msg.string:
+            out[english] = msg.string
     return out
 
 
