@@ -160,3 +160,37 @@ def stored_actors(url: str, tid: str) -> list[tuple[int, str]]:
     from cluster_support import stored_record
 
     return stored_record(url, tid)[1]
+
+
+def test_lobby_joining_presence_and_stand_ins_work_across_processes(tmp_path: Path) -> None:
+    """A listed table made on A is in B's lobby and joined through B; A (its leader) sees
+    Ada's page on B as connected and lets no stand-in play for her, until she leaves.
+    (Before she joined, the stand-in played her seat: nobody had sat there for absent_after.)"""
+    from cluster_support import stored_record
+
+    with fresh_schema() as url:
+        a, b = servers_on(url, tmp_path)
+        with a, b:
+            r = httpx.post(a.url + "/api/tables", json={
+                "seats": [{"kind": "open"}, {"kind": "bot", "level": "random"}], "listed": True,
+                "replace_absent": True, "absent_after": 1.0, "bot_delay_ms": 50}, timeout=10)
+            assert r.status_code == 201, r.text
+            tid = r.json()["id"]
+            listed = httpx.get(b.url + "/api/tables").json()
+            assert [x["id"] for x in listed["tables"]] == [tid] and listed["tables"][0]["open_seats"] == 1
+            joined = httpx.post(f"{b.url}/api/tables/{tid}/join", json={"name": "Ada"})
+            assert joined.status_code == 200, joined.text
+            assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["name"]
+                            == "Ada", 5)
+            ada = Person(0, joined.json()["token"], tid, [b])
+            assert wait_for(lambda: (ada.poll(), ada.deciding())[1], 20)
+            assert lease_holder(url, tid) == member_id(a)  # A leads; Ada is on B
+            assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["connected"], 5)
+            waiting_at = ada.latest["state_id"]  # type: ignore[index]
+            time.sleep(3.0)  # three times absent_after: no stand-in while her page is open on B
+            assert len(stored_record(url, tid)[1]) == waiting_at
+            ada.poll()
+            assert ada.latest["state_id"] == waiting_at  # type: ignore[index]
+            ada.drop()
+            assert wait_for(lambda: len(actors := stored_record(url, tid)[1]) > waiting_at
+                            and actors[waiting_at] == (0, "stand_in"), 15)

@@ -298,3 +298,27 @@ def test_a_fresh_token_replaces_the_old_and_a_deleted_table_is_gone(store: Store
     store.delete_table("t1")
     assert store.load("t1") is None and "t1" not in store.all_ids()
     assert store.load("t2") is not None  # only that table
+
+
+def test_presence_counts_live_processes_but_not_the_asker(store: Store) -> None:
+    store.create_table(row())
+    store.set_presence("t1", 0, "p1", 2, 0.4)
+    store.set_presence("t1", 1, "p2", 1, 30)
+    assert store.present_seats("t1", but="p3") == {0, 1}
+    assert store.present_seats("t1", but="p2") == {0}  # a process asks about the others
+    store.set_presence("t1", 1, "p2", 0, 30)  # its last page of seat 1 closed
+    assert store.present_seats("t1", but="p3") == {0}
+    store.renew_presence("p1", 0.4)
+    time.sleep(0.6)  # p1 stopped renewing: as if it died
+    assert store.present_seats("t1", but="p3") == set()
+
+
+def test_the_listing_reads_listed_unfinished_tables_a_page_at_a_time(store: Store) -> None:
+    for i in range(5):
+        r = row(f"t{i}", created=float(i + 1))
+        r.listed = i != 3
+        store.create_table(r)
+    store.append_action("t0", 0, 1, 0, "person", None, True)
+    page, total = store.listed_tables(1, 2)
+    assert total == 3 and [r.id for r in page] == ["t2", "t4"]
+    assert page[0].seats[0].name == "Ada" and page[0].actions == []

@@ -91,10 +91,15 @@ class Cluster:
         """One round: renew what this process leads, step down where it lost a lease,
         and take every table whose lease is missing or expired."""
         still = set(self.store.renew_leases(self.holder, LEASE_TTL))
+        self.store.renew_presence(self.holder, LEASE_TTL)
         for tid in self.held - still:
             log.warning("table %s: lease lost; another process leads it now", tid)
             self._set_leader(tid, False)
         self.held = still
+        for tid in still:  # a process that died tells nobody: its pages' presence just expires
+            table = self.lobby.tables.get(tid)
+            if table is not None and table.present_elsewhere:
+                table.refresh_presence()
         for tid in self.store.free_tables(TAKE_AT_ONCE):
             if not self.lead(tid):
                 continue

@@ -19,7 +19,7 @@ from gloomtable.server.errors import ServerError
 from gloomtable.server.games import seat_range
 from gloomtable.server.options import TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
-from gloomtable.server.table import BotPolicy, LiveTable, same_token
+from gloomtable.server.table import BotPolicy, LiveTable, listing_entry, same_token
 
 if TYPE_CHECKING:
     from gloomtable.server.cluster import Cluster
@@ -183,6 +183,9 @@ class Lobby:
             return None
         table = LiveTable.open(row, self.store, bots=self.bots)
         table.leader = self.cluster is None or tid in self.cluster.held
+        if self.cluster is not None:
+            table.holder = self.cluster.holder
+            table.refresh_presence()
         self.tables[tid] = table
         return table
 
@@ -247,6 +250,7 @@ class Lobby:
         self.store.create_table(row)
         table = LiveTable(row, self.store, game, state, bots=self.bots)
         table.leader = self.cluster is None or self.cluster.lead(tid)
+        table.holder = self.cluster.holder if self.cluster is not None else None
         table.start_decision()
         self.tables[tid] = table
         table.schedule()  # a bot or a timer may hold the first decision
@@ -264,6 +268,10 @@ class Lobby:
         """One page of the listed, unfinished tables, each in a few fields."""
         limit = max(1, min(limit, self.settings.listing_max))
         offset = max(0, offset)
+        if self.cluster is not None:  # other processes' tables too: the store knows them all
+            rows, total = self.store.listed_tables(offset, limit)
+            return {"tables": [listing_entry(r) for r in rows], "total": total, "offset": offset,
+                    "limit": limit}
         shown = [t for t in self.tables.values() if t.row.listed and not t.over and not t.broken]
         return {"tables": [t.listing_entry() for t in shown[offset:offset + limit]],
                 "total": len(shown), "offset": offset, "limit": limit}

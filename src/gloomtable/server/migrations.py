@@ -61,6 +61,16 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         )""",
         "CREATE INDEX IF NOT EXISTS leases_expiry ON leases(expires)",
     ]),
+    (3, "which seats have a page open on which process (several processes)", [
+        """CREATE TABLE IF NOT EXISTS presence (
+            table_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            holder TEXT NOT NULL,
+            conns INTEGER NOT NULL,
+            expires DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, seat, holder)
+        )""",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

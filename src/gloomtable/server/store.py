@@ -143,6 +143,20 @@ class Store(Protocol):
 
     def release_lease(self, table_id: str, holder: str) -> None: ...
 
+    # --- presence: which seats have a page open somewhere --------------------------
+
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
+        """``holder`` has ``conns`` pages of the seat open (0 forgets it), for ``ttl`` s unless renewed."""
+
+    def renew_presence(self, holder: str, ttl: float) -> None: ...
+
+    def present_seats(self, table_id: str, but: str) -> set[int]:
+        """Seats with a page open on a live process other than ``but``."""
+
+    def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
+        """One page of the listed, unfinished tables (without their actions), oldest
+        first, and how many there are in all."""
+
     async def listen(self, on_change: Callable[[str], None]) -> None:
         """Call ``on_change(table_id)`` for each table another process changes,
         until cancelled (returns at once where no other process can write)."""

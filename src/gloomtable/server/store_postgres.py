@@ -186,6 +186,7 @@ class PostgresStore:
             conn.execute("DELETE FROM actions WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM seats WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM leases WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM presence WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM tables WHERE id=%s", (table_id,))
             self._notify(conn, table_id)
 
@@ -244,6 +245,43 @@ class PostgresStore:
     def release_lease(self, table_id: str, holder: str) -> None:
         with self._tx() as conn:
             conn.execute("DELETE FROM leases WHERE table_id=%s AND holder=%s", (table_id, holder))
+
+    # --- presence and the listing ----------------------------------------------------
+
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
+        with self._tx() as conn:
+            if conns > 0:
+                conn.execute("INSERT INTO presence (table_id, seat, holder, conns, expires)"
+                             f" VALUES (%s, %s, %s, %s, {_NOW} + %s)"
+                             " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns,"
+                             " expires=excluded.expires", (table_id, seat, holder, conns, ttl))
+            else:
+                conn.execute("DELETE FROM presence WHERE table_id=%s AND seat=%s AND holder=%s",
+                             (table_id, seat, holder))
+            self._notify(conn, table_id)
+
+    def renew_presence(self, holder: str, ttl: float) -> None:
+        with self._tx() as conn:
+            conn.execute(f"UPDATE presence SET expires={_NOW} + %s WHERE holder=%s", (ttl, holder))
+
+    def present_seats(self, table_id: str, but: str) -> set[int]:
+        with self.pool.connection() as conn:
+            return {r[0] for r in conn.execute(
+                "SELECT seat FROM presence WHERE table_id=%s AND holder<>%s AND conns>0"
+                f" AND expires>{_NOW}", (table_id, but))}
+
+    def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
+        with self._tx() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            got = conn.execute("SELECT COUNT(*) FROM tables WHERE over=0 AND listed=1").fetchone()
+            rows = conn.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE over=0 AND listed=1"
+                                " ORDER BY created, id LIMIT %s OFFSET %s", (limit, offset)).fetchall()
+            out = []
+            for row in rows:
+                seats = conn.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
+                                     " WHERE table_id=%s ORDER BY seat", (row[0],)).fetchall()
+                out.append(table_row(row, seats, [], 0))
+        return out, int(got[0]) if got else 0
 
     # --- hearing other processes -------------------------------------------------
 

@@ -142,6 +142,7 @@ class SqliteStore:
             db.execute("DELETE FROM actions WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM leases WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM presence WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM tables WHERE id=?", (table_id,))
 
     def set_next_table(self, table_id: str, next_id: str) -> None:
@@ -195,6 +196,37 @@ class SqliteStore:
     def release_lease(self, table_id: str, holder: str) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM leases WHERE table_id=? AND holder=?", (table_id, holder))
+
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
+        with self._tx() as db:
+            if conns > 0:
+                db.execute("INSERT INTO presence (table_id, seat, holder, conns, expires) VALUES (?,?,?,?,?)"
+                           " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns,"
+                           " expires=excluded.expires", (table_id, seat, holder, conns, time.time() + ttl))
+            else:
+                db.execute("DELETE FROM presence WHERE table_id=? AND seat=? AND holder=?",
+                           (table_id, seat, holder))
+
+    def renew_presence(self, holder: str, ttl: float) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE presence SET expires=? WHERE holder=?", (time.time() + ttl, holder))
+
+    def present_seats(self, table_id: str, but: str) -> set[int]:
+        return {r[0] for r in self.db.execute(
+            "SELECT seat FROM presence WHERE table_id=? AND holder<>? AND conns>0 AND expires>?",
+            (table_id, but, time.time()))}
+
+    def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
+        with self._tx("BEGIN") as db:
+            total = db.execute("SELECT COUNT(*) FROM tables WHERE over=0 AND listed=1").fetchone()[0]
+            rows = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE over=0 AND listed=1"
+                              " ORDER BY created, id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+            out = []
+            for row in rows:
+                seats = db.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
+                                   " WHERE table_id=? ORDER BY seat", (row[0],)).fetchall()
+                out.append(table_row(row, seats, [], 0))
+        return out, int(total)
 
     async def listen(self, on_change: Callable[[str], None]) -> None:
         return  # one process per file: nobody else writes

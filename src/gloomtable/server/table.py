@@ -165,6 +165,10 @@ class LiveTable:
         self.leader = True
         """This process runs the table's bots, timers and stand-ins (with several
         processes: it holds the table's lease, server/cluster.py)."""
+        self.holder: str | None = None
+        """With several processes: this process's id, under which it stores its pages' presence."""
+        self.present_elsewhere: set[int] = set()
+        """Seats with a page open on another process."""
         now = time.monotonic()
         self.last_seen = now
         """When a page last came or went, or a move was made (the lobby's expiry reads it)."""
@@ -232,9 +236,13 @@ class LiveTable:
     def touch(self) -> None:
         self.last_seen = time.monotonic()
 
+    def connected(self, seat: Seat) -> bool:
+        """A page of the seat is open, here or on another process."""
+        return seat.conns > 0 or seat.index in self.present_elsewhere
+
     def stand_in_active(self, seat: Seat) -> bool:
         """A bot plays for this person: they have been gone long enough and the table allows it."""
-        if seat.row.kind != "person" or not self.options.get("replace_absent") or seat.conns:
+        if seat.row.kind != "person" or not self.options.get("replace_absent") or self.connected(seat):
             return False
         return seat.absent_since is not None and \
             time.monotonic() - seat.absent_since >= float(self.options.get("absent_after", 20.0))
@@ -242,7 +250,7 @@ class LiveTable:
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": s.index, "name": s.row.name, "kind": s.row.kind,
                  "level": s.row.level if s.row.kind == "bot" else None,
-                 "claimed": s.row.claimed or s.row.kind == "bot", "connected": s.conns > 0,
+                 "claimed": s.row.claimed or s.row.kind == "bot", "connected": self.connected(s),
                  "stand_in": self.stand_in_active(s)} for s in self.seats]
 
     def open_seat_count(self) -> int:
@@ -261,9 +269,7 @@ class LiveTable:
 
     def listing_entry(self) -> dict[str, Any]:
         """What the lobby's listing shows of a table: a few short fields."""
-        return {"id": self.id, "game": self.row.game, "seats": [s.row.name for s in self.seats],
-                "open_seats": self.open_seat_count(),
-                "spectators": bool(self.options.get("spectators", True))}
+        return listing_entry(self.row)
 
     def catalogue(self) -> dict[str, Any]:
         """The printed faces of the deck's cards (served over HTTP, not the websocket,
@@ -305,6 +311,7 @@ class LiveTable:
             seat = self.seats[conn.seat]
             seat.conns += 1
             seat.absent_since = None
+            self._tell_presence(seat)
             if not seat.row.claimed:
                 seat.row.claimed = True
                 self.store.update_seat(self.id, seat.index, claimed=True)
@@ -323,6 +330,7 @@ class LiveTable:
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.conns -= 1
+            self._tell_presence(seat)
             if seat.conns == 0:
                 seat.absent_since = time.monotonic()
                 self.schedule()
@@ -395,6 +403,35 @@ class LiveTable:
         self.broadcast()
         self.schedule()
 
+    def _tell_presence(self, seat: Seat) -> None:
+        """With several processes: store how many pages of the seat this one has open."""
+        if self.holder is not None:
+            from gloomtable.server.cluster import LEASE_TTL
+
+            try:
+                self.store.set_presence(self.id, seat.index, self.holder, seat.conns, LEASE_TTL)
+            except Exception:  # a page must not fail to open because the database hiccups
+                log.exception("table %s: storing seat %d's presence failed", self.id, seat.index)
+
+    def refresh_presence(self) -> bool:
+        """Read which seats have a page open on other processes; True if that changed.
+        A seat whose last page elsewhere went (or whose process died) is absent from now."""
+        if self.holder is None:
+            return False
+        present = self.store.present_seats(self.id, self.holder)
+        if present == self.present_elsewhere:
+            return False
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.index in self.present_elsewhere and seat.index not in present and seat.conns == 0:
+                seat.absent_since = now
+            elif seat.index in present:
+                seat.absent_since = None
+        self.present_elsewhere = present
+        self.broadcast_seats()
+        self.schedule()
+        return True
+
     async def catch_up(self) -> None:
         """Take in what other processes stored since this one last looked (their NOTIFY)."""
         async with self.lock:
@@ -438,6 +475,7 @@ class LiveTable:
             self.schedule()
         elif seats_changed:
             self.broadcast_seats()
+        self.refresh_presence()
 
     def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
                 actor: str = "person") -> None:
@@ -486,7 +524,8 @@ class LiveTable:
         if seat.row.kind == "bot":
             waits.append((delay, "bot"))
         else:
-            if self.options.get("replace_absent") and seat.conns == 0 and seat.absent_since is not None:
+            if self.options.get("replace_absent") and not self.connected(seat) \
+                    and seat.absent_since is not None:
                 due = seat.absent_since + float(self.options.get("absent_after", 20.0)) - now
                 waits.append((max(due, delay), "stand_in"))
             if self._deadline_mono is not None:
@@ -505,7 +544,7 @@ class LiveTable:
                 return
             seat = self.seats[self.state.current_player()]
             if reason == "stand_in" and not self.stand_in_active(seat):
-                if seat.row.kind == "person" and seat.conns == 0:
+                if seat.row.kind == "person" and not self.connected(seat):
                     self.schedule()
                 return
             # States are replaced, never changed in place: the bot thinks on this one
@@ -564,6 +603,14 @@ class LiveTable:
             self._timer = None
         for c in list(self.conns):
             c.push(None)
+
+
+def listing_entry(row: TableRow) -> dict[str, Any]:
+    """What the lobby's listing shows of a table (live here, or only in the store)."""
+    open_seats = row.options.get("open_seats", ())
+    return {"id": row.id, "game": row.game, "seats": [s.name for s in row.seats],
+            "open_seats": sum(1 for s in row.seats if s.seat in open_seats and not s.claimed),
+            "spectators": bool(row.options.get("spectators", True))}
 
 
 def error_for(exc: ServerError) -> dict[str, Any]:
