@@ -340,6 +340,11 @@ def test_row8_bot_only_tables_keep_a_least_delay(public: ServerProcess) -> None:
     t = create(public, seats=[{"kind": "bot", "level": "random"}] * 5, bot_delay_ms=0)
     n = moves_seen(public, t["id"], 3.0)
     assert 0 < n <= 3.0 / 0.25 + 1, n  # the least delay is 250 ms (before: hundreds of moves)
+    # nor in disguise: people who never come, played by stand-ins at once
+    ghosts = create(public, seats=[{"kind": "person", "level": "random"}] * 5, bot_delay_ms=0,
+                    replace_absent=True, absent_after=0)
+    n = moves_seen(public, ghosts["id"], 3.0)
+    assert 0 < n <= 3.0 / 0.25 + 1, n
 
 
 def person_round_trips(server: ServerProcess, moves: int) -> list[float]:

@@ -56,7 +56,7 @@ class LobbySettings:
     bot_workers: int = 1
     """Threads that run bot searches, apart from everything a person waits for."""
     bot_only_min_delay_ms: int = 250
-    """The least pause before each move of a table where only bots sit."""
+    """The least pause before each automatic move of a table where no person has a page open."""
     sets: tuple[str, ...] = ()
     """Variant Crazy Creatures set files (``--sets``) tables may name by their id: the
     operator chooses files; a remote client only ever names an id (docs/decks.md)."""

@@ -58,8 +58,9 @@ def bot_seed() -> int:
 @dataclass
 class BotPolicy:
     """Where bots think and how fast they may play: searches run in their own bounded
-    pool (a person's move never waits behind one), and a table where only bots sit
-    waits at least ``bot_only_min_delay_ms`` before each move."""
+    pool (a person's move never waits behind one), and a table where nobody sits (only
+    bots, or stand-ins for absent people) waits at least ``bot_only_min_delay_ms``
+    before each move."""
 
     pool: ThreadPoolExecutor | None = None
     """None: asyncio's default pool (tests that build a table by hand)."""
@@ -516,7 +517,8 @@ class LiveTable:
             return
         seat = self.seats[self.state.current_player()]
         delay_ms = int(self.options.get("bot_delay_ms", 700))
-        if all(s.row.kind == "bot" for s in self.seats):
+        if not any(s.conns for s in self.seats if s.row.kind == "person"):
+            # nobody sits here (only bots, or stand-ins for absent people): keep the least pace
             delay_ms = max(delay_ms, self.bots.bot_only_min_delay_ms)
         delay = delay_ms / 1000
         now = time.monotonic()
