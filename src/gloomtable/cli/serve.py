@@ -40,7 +40,7 @@ def serve(
     ] = _D.finished_keep,
     bot_workers: Annotated[int, typer.Option(min=1, help="Threads for bot searches.")] = _D.bot_workers,
     bot_only_min_delay_ms: Annotated[int, typer.Option(
-        min=0, help="Least pause before each move at a table where only bots sit.")
+        min=0, help="Least pause before each automatic move at a table where no person has a page open.")
     ] = _D.bot_only_min_delay_ms,
     sets: Annotated[str, typer.Option(
         help="Variant Crazy Creatures set files, separated by commas; tables name them by id.")

@@ -78,7 +78,8 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
                         help="threads for bot searches")
     parser.add_argument("--bot-only-min-delay-ms", type=int, default=d.bot_only_min_delay_ms, metavar="MS",
-                        help="least pause before each move at a table where only bots sit")
+                        help="least pause before each automatic move at a table where no person "
+                             "has a page open")
     parser.add_argument("--sets", default="", metavar="FILES",
                         help="variant Crazy Creatures set files, separated by commas: tables may "
                              "name them by id (config sets = [ID])")
