@@ -4,6 +4,7 @@ shows it closed (rows 1, 2, 3 + 13, 5 + 6, 8, 9, 14; docs/security.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
