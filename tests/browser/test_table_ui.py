@@ -318,6 +318,15 @@ def test_connection_banner_away_seats_and_seat_names(browser: Any, tmp_path: Pat
             errors = PageErrors(page)
             page.goto(srv.url + table["invites"][0]["link"])
             page.wait_for_selector("[data-testid=hand] .hand-card")
+            # a name being typed survives the table's moves (the page redraws on each)
+            assert wait_my_turn_or_end(page)
+            before = page_state(page)["state_id"]
+            page.fill(".rename input", "Ada L.")
+            page.evaluate("() => window.gloomtablePage.act(window.gloomtablePage.msg.choices[0].action)")
+            page.wait_for_function(f"() => window.gloomtablePage.msg.state_id > {before}")
+            page.wait_for_timeout(300)
+            assert page.input_value(".rename input") == "Ada L."
+            assert page.evaluate("() => document.activeElement.matches('.rename input')")
             play = 0
             rng = random.Random(9)
             while play < 6 and wait_my_turn_or_end(page):

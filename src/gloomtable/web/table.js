@@ -493,21 +493,32 @@ export class TablePage {
         counts[s.seat] !== undefined
           ? h("span", { class: "hand-count" }, ngettext("{n} card", "{n} cards", counts[s.seat])) : null);
     });
-    const parts = [h("h2", {}, _("Seats")), h("ul", {}, rows)];
-    if (this.seat !== null) {
-      const input = h("input", { type: "text", maxlength: 40, value: this.seatName(this.seat),
-        "aria-label": _("Your name") });
-      parts.push(h("form", { class: "rename", onsubmit: (ev) => {
-        ev.preventDefault();
-        const name = input.value.trim();
-        if (!name) return;
-        try { localStorage.setItem("gloomtable.name", name); } catch { /* private mode */ }
-        this.socket.send({ type: "name", name });
-      } }, input, h("button", { type: "submit" }, _("Rename"))));
-    } else {
-      parts.push(h("p", { class: "spectator-note" }, _("Spectators see no hands.")));
+    if (!this.els.seatList) {
+      this.els.seatList = h("ul", {});
+      replace(this.els.seats, h("h2", {}, _("Seats")), this.els.seatList);
     }
-    replace(this.els.seats, parts);
+    replace(this.els.seatList, rows);
+    if (this.seat !== null) {
+      // one form kept in place across re-renders, so a name being typed survives the table's moves
+      if (!this.els.rename) {
+        const input = h("input", { type: "text", maxlength: 40, "aria-label": _("Your name"),
+          "data-focus": "rename" });
+        this.els.renameInput = input;
+        this.els.rename = h("form", { class: "rename", onsubmit: (ev) => {
+          ev.preventDefault();
+          const name = input.value.trim();
+          if (!name) return;
+          try { localStorage.setItem("gloomtable.name", name); } catch { /* private mode */ }
+          this.socket.send({ type: "name", name });
+          input.blur();
+        } }, input, h("button", { type: "submit" }, _("Rename")));
+        this.els.seats.append(this.els.rename);
+      }
+      if (document.activeElement !== this.els.renameInput) this.els.renameInput.value = this.seatName(this.seat);
+    } else if (!this.els.spectatorNote) {
+      this.els.spectatorNote = h("p", { class: "spectator-note" }, _("Spectators see no hands."));
+      this.els.seats.append(this.els.spectatorNote);
+    }
   }
 
   renderLog() {
