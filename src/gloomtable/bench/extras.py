@@ -81,7 +81,8 @@ class SpielCostBench:
 
     def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
         self.seed += 1
-        return self.fn(budget_s / 2, self.seed, clock=clock)
+        costs: dict[str, float] = self.fn(budget_s / 2, self.seed, clock=clock)
+        return costs
 
 
 class IsmctsBench:

@@ -90,7 +90,8 @@ class SeatEnv(gymnasium.Env):
             info["result"] = self.aec.state.result().to_dict()
         return obs, info
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         if self.fixed_seat is None:
@@ -105,9 +106,9 @@ class SeatEnv(gymnasium.Env):
         return self._observe()
 
     def _my_score(self) -> float:
-        return self.aec.encoder.score(self.aec.state.view(None), self.seat)
+        return float(self.aec.encoder.score(self.aec.state.view(None), self.seat))
 
-    def step(self, action: Any):
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         state = self.aec.state
         if self._ended:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
@@ -138,7 +139,7 @@ class SeatEnv(gymnasium.Env):
         """The legal actions of the learner now, as a bool array over the action space
         (the method sb3-contrib's ``MaskablePPO`` looks for). All False once the
         game is over (the same mask as ``obs["action_mask"]``)."""
-        mask = np.zeros(self.action_space.n, bool)
+        mask = np.zeros(self.aec.num_actions, np.bool_)
         state = self.aec.state
         if not state.is_over() and state.current_player() == self.seat:
             mask[self.aec.legal_actions()] = True

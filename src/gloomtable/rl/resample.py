@@ -41,13 +41,21 @@ def _zones(state: Any, player: int, with_hands: bool) -> Zones:
     if with_hands:
         for q in range(len(state.hands)):
             if q != player:
-                zones.append((lambda s, q=q: s.hands[q], _hand_writer(state, q)))
+                zones.append((_hand_reader(q), _hand_writer(state, q)))
     if hasattr(state, "reserve"):  # Crazy Creatures: the Reserve, then the set-aside cards
         zones.append((lambda s: s.reserve, lambda s, cards: setattr(s, "reserve", cards)))
         zones.append((lambda s: s.aside, lambda s, cards: setattr(s, "aside", sorted(cards))))
     else:  # Gloom and the sets built on it: the draw pile
         zones.append((lambda s: s.draw_pile, lambda s, cards: setattr(s, "draw_pile", cards)))
     return zones
+
+
+def _hand_reader(q: int) -> Callable[[Any], list[int]]:
+    def read(s: Any) -> list[int]:
+        hand: list[int] = s.hands[q]
+        return hand
+
+    return read
 
 
 def _hand_writer(state: Any, q: int) -> Callable[[Any, list[int]], None]:

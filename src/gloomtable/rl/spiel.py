@@ -303,9 +303,9 @@ class SpielState(pyspiel.State):
     def current_player(self) -> int:
         engine = self.core.engine
         if engine is None:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         if self.core.capped or engine.is_over():
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         return int(engine.current_player())
 
     def is_terminal(self) -> bool:
@@ -338,9 +338,10 @@ class SpielState(pyspiel.State):
 
     def _deal_if_complete(self) -> None:
         game = self.get_game()
-        if len(self.core.digits) == len(game.digits):
-            self.core.seed = self.deal
-            self.core.engine = game.engine_game.new_initial_state(self.core.seed)
+        deal = self.deal
+        if deal is not None:
+            self.core.seed = deal
+            self.core.engine = game.engine_game.new_initial_state(deal)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -419,7 +420,8 @@ class SpielState(pyspiel.State):
         the original deal, and other players' recall starts at the sample."""
         core = self.core
         if core.engine is None or self.is_terminal():
-            return self.clone()
+            same: SpielState = self.clone()
+            return same
         try:
             engine = resample(core.engine, player_id, int(probability_sampler() * 2**62))
         except ResampleError as exc:
@@ -427,7 +429,7 @@ class SpielState(pyspiel.State):
         digests = {key: self.recall_digest(key[0], player_id)
                    for key in {(FULL, player_id), *core.recall}
                    if key[1] in (player_id, None)}
-        other = self.clone()
+        other: SpielState = self.clone()
         o = other.core
         o.engine = engine
         o.known = {k: v for k, v in core.known.items() if k[-1] in (player_id, None)}
@@ -476,7 +478,9 @@ class Observer:
 
     def _full(self, engine: Any, player: int) -> np.ndarray:
         fast = getattr(self.encoder, "observe", None)  # equal to encoding the view (tested)
-        return fast(engine, player) if fast is not None else self.encoder.encode(engine.view(player))
+        out: np.ndarray = (fast(engine, player) if fast is not None
+                           else self.encoder.encode(engine.view(player)))
+        return out
 
     def set_from(self, state: SpielState, player: int) -> None:
         self.tensor.fill(0.0)
