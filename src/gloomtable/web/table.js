@@ -291,7 +291,7 @@ export class TablePage {
       if (this.msg) { this.msg.seats = m.seats; this.renderSeats(); }
     } else if (m.type === "error") {
       this.pending = false;
-      const text = ERROR_TEXT[m.code] ? ERROR_TEXT[m.code]() : m.message;
+      const text = ERROR_TEXT[m.code] ? ERROR_TEXT[m.code]() : this.names(m.message);
       this.showNotice(text, m.code);
       if (this.msg) this.renderPrompt();
     }
