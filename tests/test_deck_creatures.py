@@ -158,3 +158,13 @@ def test_a_custom_deck_loads_in_openspiel_and_gymnasium() -> None:
     env.reset(seed=1)
     assert env.aec.game.card_set.id == "night-zoo"
     env.close()
+
+
+def test_the_bots_weigh_the_variants_penalties() -> None:
+    """R-C10: the medium bot reads the table's set from the view and counts its points."""
+    from gloomtable.bots.creatures_heuristic import Reading
+
+    state = make_game("creatures", {"players": 2, "sets": [str(EXAMPLE)]}).new_initial_state(4)
+    assert Reading.of(state.view(state.current_player())).penalty == VARIANT.penalty
+    shipped = make_game("creatures", {"players": 2}).new_initial_state(4)
+    assert Reading.of(shipped.view(shipped.current_player())).penalty == CREATURE_SET.penalty

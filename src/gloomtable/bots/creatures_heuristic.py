@@ -50,15 +50,30 @@ GO_OUT = 100.0
 """Playing the last card ends the round on our terms (R-C9, R-C10)."""
 
 
-def stuck_cost(hand: list[int], tops: list[int], plus: list[int]) -> float:
+def penalties_of(view: dict[str, Any]) -> tuple[int, ...]:
+    """The penalty points of the view's set by card id: a variant deck file costs
+    its own (R-C10); a set this process cannot find counts as the shipped one."""
+    name = view.get("set", "creatures")
+    if name == "creatures":
+        return PENALTY
+    from gloomtable.games.creatures.cards import CreatureSetError, set_named
+
+    try:
+        return set_named(str(name)).penalty
+    except CreatureSetError:
+        return PENALTY
+
+
+def stuck_cost(hand: list[int], tops: list[int], plus: list[int],
+               penalty: tuple[int, ...] = PENALTY) -> float:
     """How bad a hand is for its holder, given pile tops and Machine sides."""
     cost = 0.0
     for c in hand:
         col = COLOUR[c]
         if FITS[plus[col]][tops[col]][NUMBER[c]]:
-            cost += FIT_WEIGHT * PENALTY[c]
+            cost += FIT_WEIGHT * penalty[c]
         else:
-            cost += PENALTY[c] + STUCK_WEIGHT
+            cost += penalty[c] + STUCK_WEIGHT
     return cost
 
 
@@ -73,6 +88,7 @@ class Reading:
     leader: int
     leader_cards: int
     unseen: list[int]  # neither in our hand nor on a pile
+    penalty: tuple[int, ...] = PENALTY  # by card id, of the table's set
 
     @classmethod
     def of(cls, view: dict[str, Any]) -> Reading:
@@ -90,6 +106,7 @@ class Reading:
             plus=[1 if m["side"] == "+" else 0 for m in machines],
             reserve=view["reserve_count"], leader=leader, leader_cards=counts[leader],
             unseen=[c for c in range(NUM_CREATURES) if c not in seen],
+            penalty=penalties_of(view),
         )
 
     def leader_cost(self, tops: list[int], plus: list[int]) -> float:
@@ -97,7 +114,8 @@ class Reading:
         likely to be one of theirs (all the view tells us)."""
         if not self.unseen or not self.leader_cards:
             return 0.0
-        return stuck_cost(self.unseen, tops, plus) * self.leader_cards / len(self.unseen)
+        return (stuck_cost(self.unseen, tops, plus, self.penalty) * self.leader_cards
+                / len(self.unseen))
 
 
 class CreaturesHeuristicBot:
@@ -129,14 +147,15 @@ class CreaturesHeuristicBot:
             rest = [c for c in r.hand if c != card]
             tops = r.tops[:]
             tops[col] = num
-            score = stuck_cost(rest, tops, r.plus) - BLOCK_WEIGHT * r.leader_cost(tops, r.plus)
+            score = (stuck_cost(rest, tops, r.plus, r.penalty)
+                     - BLOCK_WEIGHT * r.leader_cost(tops, r.plus))
             if num in DNA_NUMBERS and len(rest) > 1:
                 score += DNA_KEEP
             if r.tops[col] == num:  # R-C8: a same-number play earns a decision
                 score -= DRAW_VALUE if r.reserve else DRAW_VALUE / 2
             if not rest:
                 score -= GO_OUT
-            score -= 0.01 * PENALTY[card]
+            score -= 0.01 * r.penalty[card]
             if score < best_score - 1e-9:
                 best, best_score = [a], score
             elif score <= best_score + 1e-9:
@@ -145,13 +164,13 @@ class CreaturesHeuristicBot:
 
     def _decide(self, r: Reading, legal: list[int]) -> int:
         """R-C8: the best flip, unless making the leader draw is worth more."""
-        mine, theirs = stuck_cost(r.hand, r.tops, r.plus), r.leader_cost(r.tops, r.plus)
+        mine, theirs = stuck_cost(r.hand, r.tops, r.plus, r.penalty), r.leader_cost(r.tops, r.plus)
         best_flip, best_gain = legal[0], float("-inf")
         for a in legal:
             if FLIP_BASE <= a < DRAW_BASE:
                 plus = r.plus[:]
                 plus[a - FLIP_BASE] ^= 1
-                gain = (mine - stuck_cost(r.hand, r.tops, plus)
+                gain = (mine - stuck_cost(r.hand, r.tops, plus, r.penalty)
                         + BLOCK_WEIGHT * (r.leader_cost(r.tops, plus) - theirs))
                 if gain > best_gain:
                     best_flip, best_gain = a, gain
@@ -170,6 +189,7 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
     hand = [c["id"] for c in view["hand"]]
     tops = [m["top"] or 0 for m in machines]
     plus = [1 if m["side"] == "+" else 0 for m in machines]
+    penalty = penalties_of(view)
     if view["decision"] == "same_number":
         me, totals = view["viewer"], view["totals"]
         n = len(totals)
@@ -182,7 +202,7 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
             if FLIP_BASE <= a < DRAW_BASE:
                 flipped = plus[:]
                 flipped[a - FLIP_BASE] ^= 1
-                cost = stuck_cost(hand, tops, flipped)
+                cost = stuck_cost(hand, tops, flipped, penalty)
                 if cost < best_cost:
                     best, best_cost = a, cost
         return best
@@ -195,7 +215,7 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
         rest = [c for c in hand if c != card]
         new_tops = tops[:]
         new_tops[col] = num
-        score = stuck_cost(rest, new_tops, plus) - 0.01 * PENALTY[card]
+        score = stuck_cost(rest, new_tops, plus, penalty) - 0.01 * penalty[card]
         if num in DNA_NUMBERS and len(rest) > 1:
             score += DNA_KEEP
         if tops[col] == num:
