@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from gloomtable.bots import bot_action, make_bot
 from gloomtable.i18n.catalog import LANGUAGES, translator
 from gloomtable.learn import LEARNER, Guide, LessonError, lesson_for, load_lesson, shipped_lessons
 
@@ -19,9 +18,8 @@ LESSONS = sorted(shipped_lessons())
 
 
 def play_through(guide: Guide) -> list[str]:
-    """Do what every step asks (a medium bot plays the learner's free turns); the ids
+    """Do what every step asks (the lesson's suggestions make the learner's free turns); the ids
     of the steps done in order."""
-    stand_in = make_bot("medium", guide.lesson.game, 99)
     done: list[str] = []
     for _ in range(2000):
         if guide.finished:
@@ -32,7 +30,7 @@ def play_through(guide: Guide) -> list[str]:
             guide.next()
             continue
         before = guide.index
-        outcome = guide.act(guide.auto_action(lambda s, legal: bot_action(stand_in, s, legal)))
+        outcome = guide.act(guide.auto_action())
         assert outcome.done, outcome.why
         if guide.index > before and step is not None:
             done.append(step.id)
@@ -58,7 +56,6 @@ def test_every_step_of_a_shipped_lesson_is_reached_and_done(name: str) -> None:
 @pytest.mark.parametrize("name", LESSONS)
 def test_a_wrong_move_is_explained_and_not_played(name: str) -> None:
     guide = Guide(lesson_for(name))
-    stand_in = make_bot("medium", guide.lesson.game, 99)
     while True:  # to the first step that waits for an action and offers a wrong one
         step = guide.step
         assert step is not None, f"{name}: no step offers a wrong move to try"
@@ -69,7 +66,7 @@ def test_a_wrong_move_is_explained_and_not_played(name: str) -> None:
         wrong = [a for a in guide.state.legal_actions() if a not in fitting]
         if fitting and wrong and not guide.free:
             break
-        guide.act(guide.auto_action(lambda s, legal: bot_action(stand_in, s, legal)))
+        guide.act(guide.auto_action())
     before = (guide.index, len(guide.log))
     outcome = guide.act(wrong[0])
     assert not outcome.done

@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from gloomtable.bots import bot_action, make_bot
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _
 from gloomtable.i18n.client import Localizer, localizer_for
@@ -55,7 +54,6 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
     console.print(f"[bold]{tr(guide.lesson.title)}[/]")
     shown: int | None = None
     seen_events = 0
-    stand_in = make_bot("medium", guide.lesson.game, guide.lesson.bot_seed + 100)
     for _turn in range(AUTO_LIMIT):
         for event in guide.log[seen_events:]:
             console.print("  " + loc.event(event.for_player(LEARNER)), markup=False)
@@ -76,7 +74,7 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
             continue
         fitting = set(guide.fitting())
         if auto:
-            action = guide.auto_action(lambda s, legal: bot_action(stand_in, s, legal))
+            action = guide.auto_action()
             console.print("  > " + loc.action(guide.state, action), markup=False)
             outcome = guide.act(action)
             if not outcome.done:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gloomtable.bots import bot_action, make_bot
+from gloomtable.bots import Bot, bot_action, make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.learn.script import Expect, Lesson, LessonError, Step
@@ -41,8 +41,98 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
 
 
+SUGGESTER_SEED = 100
+"""Added to the lesson's ``bot_seed`` (and the move number) for the bot that suggests
+the learner's free moves: the same in the terminal, the page and the tests."""
+
+
+class StepTracker:
+    """Where a learner is in a lesson, whoever drives the game (the terminal's
+    :class:`Guide`, or a table on the server whose bots play on their own timers)."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.lesson = lesson
+        self.index = 0
+
+    @property
+    def step(self) -> Step | None:
+        """The step being taught, or ``None`` once the steps are done."""
+        return self.lesson.steps[self.index] if self.index < len(self.lesson.steps) else None
+
+    def fitting(self, state: State) -> list[int]:
+        """The learner's legal actions that do what the step asks (to highlight)."""
+        step = self.step
+        if step is None or step.expect is None or state.is_over() or state.current_player() != LEARNER:
+            return []
+        test = matcher(state, step.expect)
+        return [a for a in state.legal_actions() if test(a)]
+
+    def free(self, state: State) -> bool:
+        """The learner decides, the step waits for an action, and none fits yet."""
+        step = self.step
+        return (step is not None and step.expect is not None and not state.is_over()
+                and state.current_player() == LEARNER and not self.fitting(state))
+
+    def next(self) -> bool:
+        """Go on from a step that only asks to look; ``False`` if this step waits for an action."""
+        step = self.step
+        if step is None or step.expect is not None:
+            return False
+        self.index += 1
+        return True
+
+    def judge(self, state: State, action: int) -> tuple[str | None, bool]:
+        """(why the learner may not play ``action`` now or ``None``, whether it does the step).
+        ``action`` must be legal: the engine's own checks come first."""
+        step = self.step
+        if step is None:
+            return None, False
+        if step.expect is None:
+            return N_("Read this step first, then go on."), False
+        if matcher(state, step.expect)(action):
+            return None, True
+        if self.free(state) or len(state.legal_actions()) == 1:
+            return None, False
+        return step.wrong or N_("Not quite: this step asks for something else. "
+                                "The highlighted choices are the ones it asks for."), False
+
+    def played(self, did_step: bool) -> None:
+        """Note an action the learner made (``did_step`` from :meth:`judge`)."""
+        if did_step:
+            self.index += 1
+
+    def suggest(self, state: State, moves: int) -> int:
+        """The move a demo learner makes: the first that fits, else a ``medium`` bot's
+        choice seeded by the move number (the same however often it is asked)."""
+        fitting = self.fitting(state)
+        if fitting:
+            return fitting[0]
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        bot = make_bot("medium", self.lesson.game, self.lesson.bot_seed + SUGGESTER_SEED + moves)
+        return bot_action(bot, state, legal)
+
+    def message(self, state: State) -> dict[str, Any]:
+        """The lesson's part of a table message, for the learner's page (English msgids)."""
+        step = self.step
+        free = self.free(state)
+        out: dict[str, Any] = {
+            "id": self.lesson.id, "title": self.lesson.title, "step": self.index,
+            "steps": len(self.lesson.steps), "done": step is None, "end": self.lesson.end,
+        }
+        if step is not None:
+            out.update({
+                "step_id": step.id, "say": step.free_play if free and step.free_play else step.say,
+                "highlight": list(step.highlight), "read": step.expect is None, "free": free,
+                "fitting": self.fitting(state),
+            })
+        return out
+
+
 class Guide:
-    """One learner's run through one lesson."""
+    """One learner's run through one lesson in this process: the engine, the lesson's
+    bots and the learner's seat (the terminal's ``gloom learn``, the tests)."""
 
     def __init__(self, lesson: Lesson) -> None:
         self.lesson = lesson
@@ -51,19 +141,26 @@ class Guide:
         except Exception as exc:  # a deck or config the engine refuses: say which lesson
             raise LessonError(f"lesson {lesson.id!r}: its table cannot be set up: {exc}") from None
         self.state: State = self.game.new_initial_state(lesson.seed)
-        self.bots = {seat: make_bot(level, lesson.game, lesson.bot_seed + seat)
-                     for seat, level in enumerate(lesson.bots, start=1)}
-        self.index = 0
+        self.bots = lesson_bots(lesson)
+        self.track = StepTracker(lesson)
+        self.moves = 0
         self.log: list[Event] = []
-        self.free = False
-        """True while the learner plays freely, waiting for the step's action to be possible."""
         self._advance()
 
     # -- where we are ---------------------------------------------------------------
     @property
     def step(self) -> Step | None:
         """The step being taught, or ``None`` once the steps are done."""
-        return self.lesson.steps[self.index] if self.index < len(self.lesson.steps) else None
+        return self.track.step
+
+    @property
+    def index(self) -> int:
+        return self.track.index
+
+    @property
+    def free(self) -> bool:
+        """True while the learner plays freely, waiting for the step's action to be possible."""
+        return self.track.free(self.state)
 
     @property
     def finished(self) -> bool:
@@ -76,12 +173,7 @@ class Guide:
 
     def fitting(self) -> list[int]:
         """The learner's legal actions that do what the step asks (to highlight)."""
-        step = self.step
-        if step is None or step.expect is None or self.state.is_over() \
-                or self.state.current_player() != LEARNER:
-            return []
-        test = matcher(self.state, step.expect)
-        return [a for a in self.state.legal_actions() if test(a)]
+        return self.track.fitting(self.state)
 
     def waiting_for_action(self) -> bool:
         """The learner must act now (a step's action, free play or the play to the end)."""
@@ -93,37 +185,32 @@ class Guide:
     # -- the learner's moves ------------------------------------------------------------
     def next(self) -> None:
         """Go on from a step that only asks to look (``expect`` unset)."""
-        step = self.step
-        if step is None or step.expect is not None:
+        if not self.track.next():
             raise LessonError("this step waits for an action, not for 'next'")
-        self.index += 1
         self._advance()
 
     def act(self, action: int) -> Outcome:
         """Play ``action`` for the learner if it is legal and fits the step."""
         if self.state.is_over() or self.state.current_player() != LEARNER:
             return Outcome(False, N_("It is not your decision yet: the others are still playing."))
-        legal = self.state.legal_actions()
-        if action not in legal:
+        if action not in self.state.legal_actions():
             return Outcome(False, _illegal_reason(self.state, action))
-        step = self.step
-        fits = step is None or (step.expect is not None and matcher(self.state, step.expect)(action))
-        if not fits and not (self.free and step is not None):
-            assert step is not None
-            if step.expect is None:
-                return Outcome(False, N_("Read this step first, then go on."))
-            return Outcome(False, step.wrong or N_(
-                "Not quite: this step asks for something else. "
-                "The highlighted choices are the ones it asks for."))
+        why, did_step = self.track.judge(self.state, action)
+        if why is not None:
+            return Outcome(False, why)
         events = self._apply(action)
-        if fits and step is not None:
-            self.index += 1
+        self.track.played(did_step)
         self._advance()
         return Outcome(True, events=events)
+
+    def auto_action(self) -> int:
+        """The action a demo learner takes (see :meth:`StepTracker.suggest`)."""
+        return self.track.suggest(self.state, self.moves)
 
     # -- everyone else ------------------------------------------------------------------
     def _apply(self, action: int) -> list[Event]:
         events = self.state.apply(action)
+        self.moves += 1
         self.log.extend(events)
         return events
 
@@ -131,7 +218,6 @@ class Guide:
         """Let the bots play until the learner has something to do."""
         for _ in range(limit):
             if self.state.is_over():
-                self.free = False
                 return
             player = self.state.current_player()
             legal = self.state.legal_actions()
@@ -139,28 +225,24 @@ class Guide:
                 self._apply(bot_action(self.bots[player], self.state, legal))
                 continue
             step = self.step
-            fitting = self.fitting()
             if step is not None and step.expect is None:
                 return  # a step to read
-            if len(legal) == 1 and not fitting:
+            if len(legal) == 1 and not self.fitting():
                 self._apply(legal[0])  # a lone "let it stand" or pass: no forced click
                 continue
-            self.free = step is not None and not fitting
             if self.free and step is not None and step.free_play is None:
+                assert step.expect is not None
                 raise LessonError(
                     f"lesson {self.lesson.id!r}, step {step.id!r} ({self.index + 1}): no legal "
                     f"action fits its expect ({describe(step.expect)}) when it comes")
             return
         raise LessonError(f"lesson {self.lesson.id!r}: the bots played {limit} moves in a row")
 
-    # -- for --auto and the tests -------------------------------------------------------
-    def auto_action(self, free_bot: Callable[[State, list[int]], int] | None = None) -> int:
-        """The action a demo learner takes: the first that fits, else (free play) a bot's."""
-        fitting = self.fitting()
-        if fitting:
-            return fitting[0]
-        legal = self.state.legal_actions()
-        return free_bot(self.state, legal) if free_bot else legal[0]
+
+def lesson_bots(lesson: Lesson) -> dict[int, Bot]:
+    """The lesson's bots by seat, seeded from the lesson so every run meets the same game."""
+    return {seat: make_bot(level, lesson.game, lesson.bot_seed + seat)
+            for seat, level in enumerate(lesson.bots, start=1)}
 
 
 def _illegal_reason(state: State, action: int) -> str:
