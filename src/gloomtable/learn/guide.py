@@ -101,6 +101,15 @@ class StepTracker:
         if did_step:
             self.index += 1
 
+    def replayed(self, state: State, action: int, seat: int) -> None:
+        """Follow a stored action (a restarted server rebuilding a lesson table): the
+        learner read every step before acting, so read steps before it are passed."""
+        if seat != LEARNER:
+            return
+        while self.next():
+            pass
+        self.played(self.judge(state, action)[1])
+
     def suggest(self, state: State, moves: int) -> int:
         """The move a demo learner makes: the first that fits, else a ``medium`` bot's
         choice seeded by the move number (the same however often it is asked)."""
@@ -143,7 +152,8 @@ class Guide:
         self.state: State = self.game.new_initial_state(lesson.seed)
         self.bots = lesson_bots(lesson)
         self.track = StepTracker(lesson)
-        self.moves = 0
+        self.actions: list[int] = []
+        """Every action played, the learner's and the bots' (a record's actions)."""
         self.log: list[Event] = []
         self._advance()
 
@@ -205,12 +215,12 @@ class Guide:
 
     def auto_action(self) -> int:
         """The action a demo learner takes (see :meth:`StepTracker.suggest`)."""
-        return self.track.suggest(self.state, self.moves)
+        return self.track.suggest(self.state, len(self.actions))
 
     # -- everyone else ------------------------------------------------------------------
     def _apply(self, action: int) -> list[Event]:
         events = self.state.apply(action)
-        self.moves += 1
+        self.actions.append(action)
         self.log.extend(events)
         return events
 

@@ -29,7 +29,7 @@ from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json
 from gloomtable.server.limits import RateLimits, ServerLimits
-from gloomtable.server.lobby import Lobby, LobbySettings
+from gloomtable.server.lobby import Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.table import Conn, LiveTable
@@ -164,6 +164,19 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             raise ServerError("bad_table", str(exc)) from None
         table, host = await lobby.create(spec)
         return JSONResponse(lobby.created_answer(table, host), status_code=201)
+
+    @app.post("/api/lessons")
+    async def api_lesson(request: Request) -> JSONResponse:
+        """A guided first game (docs/learn.md): an unlisted table on the lesson's deal."""
+        rates.check("create_rate", client_ip(request), "new tables")
+        body = await body_of(request)
+        name = body.get("lesson")
+        if not isinstance(name, str) or len(name) > 40:
+            raise ServerError("bad_table", '"lesson" must name a shipped lesson')
+        lobby = lobby_of(request)
+        table, _host = await lobby.create_lesson(name)
+        token = table.seats[0].row.token
+        return JSONResponse({"table": table.id, "link": invite_path(table.id, token)}, status_code=201)
 
     @app.get("/api/tables/{table_id}")
     async def api_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -397,6 +410,8 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
             raise ServerError("bad_message", '"narration" must be text')
         line = clean_name(narration, NARRATION_MAX) if narration else None
         await table.submit(conn, action, state_id, line or None)
+    elif kind == "lesson_next":
+        table.lesson_next(conn)
     elif kind == "name":
         name = msg.get("name")
         if not isinstance(name, str):
@@ -404,4 +419,4 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
         table.rename(conn, clean_name(name))
     else:
         raise ServerError("bad_message", f"unknown message type {kind[:40]!r}; "
-                          "known: act, sync, ping, name (hello comes first, once)")
+                          "known: act, sync, ping, name, lesson_next (hello comes first, once)")

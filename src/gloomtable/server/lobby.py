@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.games import make_game
+from gloomtable.learn import load_lesson, shipped_lessons
 from gloomtable.server.errors import ServerError
 from gloomtable.server.games import seat_range
-from gloomtable.server.options import TableSpec, clean_name, table_options
+from gloomtable.server.options import SeatSpec, TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
 from gloomtable.server.table import BotPolicy, LiveTable, listing_entry, same_token
 
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("gloomtable.server")
 
 MAX_OPEN_TABLES = 2000
+LESSON_BOT_DELAY_MS = 600
+"""A lesson's bots play slowly enough for a newcomer to follow."""
 """Unfinished tables one server keeps live; creating more is refused with server_busy."""
 
 
@@ -199,14 +202,29 @@ class Lobby:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         return table
 
+    async def create_lesson(self, name: str) -> tuple[LiveTable, str]:
+        """A lesson's table: the learner at seat 0, the lesson's bots, its deal. The deal
+        is fixed by the lesson (public, like a rulebook's example), so the table is
+        never listed and takes no spectators."""
+        shipped = shipped_lessons()
+        if name not in shipped:
+            raise ServerError("bad_table", f"no lesson {name!r}; shipped: {', '.join(sorted(shipped))}")
+        lesson = load_lesson(shipped[name])
+        seats = [SeatSpec(kind="person", name="")] + [
+            SeatSpec(kind="bot", level=level) for level in lesson.bots]
+        spec = TableSpec(game=lesson.game, config=lesson.config, seats=seats, listed=False,
+                         spectators=False, bot_delay_ms=LESSON_BOT_DELAY_MS, seed=lesson.seed)
+        return await self.create(spec, lesson=lesson.id)
+
     async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,
-                     open_claimed: list[bool] | None = None) -> tuple[LiveTable, str]:
+                     open_claimed: list[bool] | None = None,
+                     lesson: str | None = None) -> tuple[LiveTable, str]:
         s = self.settings
         if sum(1 for t in self.tables.values() if not t.over) >= s.max_open_tables:
             raise ServerError("server_busy", f"{s.max_open_tables} games are already being played here; "
                               "try again when one ends", 503)
         fixed = spec.seed is not None
-        if fixed and not s.allow_fixed_deals:
+        if fixed and not s.allow_fixed_deals and lesson is None:
             raise ServerError("bad_table", "this server deals every table at random; a fixed deal (seed) "
                               "is accepted only by a server started with --allow-fixed-deals")
         listed = spec.listed and not fixed
@@ -245,7 +263,9 @@ class Lobby:
                                  claimed=claimed))
         options = table_options(spec)
         options["open_seats"] = [i for i, x in enumerate(spec.seats) if x.kind == "open"]
-        if fixed:
+        if lesson is not None:
+            options["lesson"] = lesson
+        elif fixed:
             options["fixed_deal"] = True
         row = TableRow(tid, spec.game, game.config_dict(), seed, options, listed, new_token(), seats)
         self.store.create_table(row)

@@ -25,6 +25,7 @@ from gloomtable.bots.base import Bot, RandomBot, bot_action, make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.i18n.web import localize_state
+from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
@@ -173,9 +174,18 @@ class LiveTable:
         now = time.monotonic()
         self.last_seen = now
         """When a page last came or went, or a move was made (the lobby's expiry reads it)."""
+        self.lesson: StepTracker | None = None
+        """A guided first game (``gloom learn`` in the browser): the learner's steps."""
+        self._lesson_step = False
+        """Whether the learner's action being committed does the lesson's step."""
+        lesson = row.options.get("lesson")
+        if isinstance(lesson, str):
+            self.lesson = StepTracker(lesson_for(lesson))
         for seat in self.seats:
             if seat.row.kind == "bot":
-                seat.bot = make_bot(seat.row.level, row.game, bot_seed())
+                # A lesson's bots play as the lesson was written and tested; others draw afresh.
+                seed = self.lesson.lesson.bot_seed + seat.index if self.lesson else bot_seed()
+                seat.bot = make_bot(seat.row.level, row.game, seed)
             else:
                 seat.absent_since = now
 
@@ -192,6 +202,8 @@ class LiveTable:
             try:
                 if state.is_over() or action not in state.legal_actions():
                     raise GloomtableError(f"action {action} is not legal there")
+                if table.lesson is not None:
+                    table.lesson.replayed(state, action, row.actors[i][0])
                 events = state.apply(action)
             except GloomtableError as exc:
                 table.broken = f"the stored action #{i} does not replay: {exc}"
@@ -300,6 +312,10 @@ class LiveTable:
             "log_start": start, "log": [e.for_viewer(seat) for e in self.entries[start:]],
             "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
         }
+        if self.lesson is not None and seat == LEARNER:
+            msg["lesson"] = self.lesson.message(self.state)
+            if deciding:  # a move the page may suggest; the lesson's tests follow it
+                msg["lesson"]["suggest"] = self.lesson.suggest(self.state, self.state_id)
         conn.log_sent = len(self.entries)
         return localize_state(self.game, conn.lang, msg)
 
@@ -377,7 +393,21 @@ class LiveTable:
             if action not in legal:
                 raise ServerError("illegal_action", f"action {action} is not legal now; "
                                   f"{len(legal)} action(s) are")
+            did_step = False
+            if self.lesson is not None and conn.seat == LEARNER:
+                why, did_step = self.lesson.judge(self.state, action)
+                if why is not None:  # English msgid: the page shows it in its language
+                    raise ServerError("lesson_step", why)
+            self._lesson_step = did_step
             await self._commit(action, conn.seat, "person", narration)
+
+    def lesson_next(self, conn: Conn) -> None:
+        """The learner read a step that only asks to look: on to the next."""
+        if self.lesson is None or conn.seat != LEARNER:
+            raise ServerError("bad_message", "only the learner of a lesson table goes on to a next step")
+        if not self.lesson.next():
+            raise ServerError("lesson_step", "this step waits for an action, not for 'next'")
+        self.broadcast()
 
     async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
         """Apply to a copy, store (with the next decision's timer deadline), then swap
@@ -394,6 +424,9 @@ class LiveTable:
                               "another move was made first; here is the current state") from None
         self.row.deadline, self.row.deadline_idx = deadline, idx + 1
         self.state = nxt
+        if self.lesson is not None and seat == LEARNER and actor == "person":
+            self.lesson.played(self._lesson_step)
+            self._lesson_step = False
         self.row.actions.append(action)
         self.row.actors.append((seat, actor))
         if narration:
