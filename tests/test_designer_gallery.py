@@ -55,7 +55,8 @@ def test_mixed_sets_and_bad_decks() -> None:
     assert all(len(c["prints"]) == 9 for c in data["cards"])
     with pytest.raises(DeckError, match="not valid TOML"):
         gallery_data_from_text("[set\n")
-    assert 'from "/static/gallery.js"' in served_page()
+    page = served_page()  # the served page loads the gallery from a file (no inline script)
+    assert 'src="/static/gallery_page.js"' in page and "<script>" not in page
 
 
 def test_gloom_deck_gallery_writes_a_file_or_lists_the_problems(tmp_path: Path, monkeypatch) -> None:
