@@ -75,6 +75,9 @@ ACTIONS = [
 
 TITLE = N_("\u201c{title}\u201d")
 """How a card's name is quoted as a title inside a sentence («…» in Spanish and Russian)."""
+INNER_TITLE = N_("\u2018{title}\u2019")
+"""A title inside a quotation, such as a narration the page shows in quotes (“…” in
+Spanish, „…“ in Russian)."""
 
 FREE_PLAY = {"card": N_("any card"), "Untimely Death": N_("Untimely Death"),
              "modifier": N_("Modifier"), "event": N_("Event")}
@@ -127,9 +130,12 @@ class GloomLocalizer:
         """The gender of the Character each card was last told on, so a later line that
         names the card alone (a cancellation, a Guest following it) keeps its form."""
 
-        def shown(english: str, gender: str | None = None) -> str:
+        inner_title = tr.gettext(INNER_TITLE)
+
+        def shown(english: str, gender: str | None = None, inner: bool = False) -> str:
             """A Character or Guest by its bare name; any other card as a quoted title,
-            in the form agreeing with ``gender`` (of the Character it is about)."""
+            in the form agreeing with ``gender`` (of the Character it is about).
+            ``inner``: inside a quotation (a bot's narration), with the inner quotes."""
             i = index_of[english]
             if texts.is_person(i):
                 return texts.name(i)
@@ -137,7 +143,7 @@ class GloomLocalizer:
                 gender = landed.get(english)
             else:
                 landed[english] = gender
-            return title.format(title=texts.name(i, gender))
+            return (inner_title if inner else title).format(title=texts.name(i, gender))
 
         def described(value: str, gender: str | None = None) -> str:
             m = re.match(rf"({name_rx})(?: \((.*)\))?\Z", value)
@@ -171,8 +177,9 @@ class GloomLocalizer:
         self.narration = Formatter(
             tr, told.gloom_templates(),
             {**kinds, **told.mood_kinds(tr), "actor": told.seat_kind(tr),
+             "card": (name_rx, lambda v: shown(v, None, True)),
              "deed": (deed[0], lambda v: deed[1](v, None))},
-            {**agree, "deed": deed[1]}, gender_of)
+            {**agree, "card": lambda v, g: shown(v, g, True), "deed": deed[1]}, gender_of)
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
