@@ -167,7 +167,7 @@ class GloomLocalizer:
             "scores": (r"-?\d+(?:, -?\d+)*", str),
             "names": (r"player \d+(?:, player \d+)*", player_list(tr)),
         }
-        agree = {"card": shown, "cardx": described}
+        agree: dict[str, Callable[[str, str | None], str]] = {"card": shown, "cardx": described}
         self.decisions = DECISIONS
         self.events = Formatter(tr, EVENTS, kinds, agree, gender_of)
         self.actions = Formatter(tr, ACTIONS, kinds, agree, gender_of)
