@@ -166,7 +166,7 @@ def take(state: GloomState, c: int | str) -> int:
     for char, stack in state.stacks.items():
         if c in stack:
             assert c != char, "a Character cannot be lifted off its own stack"
-            stack.remove(c)
+            state.lift(char, c)
             return c
     raise AssertionError(f"card {c} is nowhere")
 
@@ -198,7 +198,7 @@ def give(state: GloomState, p: int, *cards: int | str) -> list[int]:
 def put_on(state: GloomState, char: int, *cards: int | str) -> None:
     """Stack ``cards`` (bottom first) on top of Character ``char``."""
     for c in cards:
-        state.stacks[char].append(take(state, c))
+        state.lay(char, take(state, c))
 
 
 def set_draw_pile_top(state: GloomState, *cards: int | str) -> list[int]:

@@ -17,7 +17,9 @@ keep their real starting values) and sets only what a view fixes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from gloomtable.engine import GloomtableError, Rng, State
@@ -26,14 +28,15 @@ from gloomtable.games import make_game
 Sampler = Callable[[int], State]
 """seed -> a fresh state consistent with the view the sampler was made from."""
 
-_GAMES: dict[tuple[str, str], Any] = {}
-
-
 def _game(name: str, config: dict[str, Any]) -> Any:
-    key = (name, repr(sorted(config.items())))
-    if key not in _GAMES:
-        _GAMES[key] = make_game(name, config)
-    return _GAMES[key]
+    return _made(name, json.dumps(config, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _made(name: str, config: str) -> Any:
+    """The games views come from, made once each: bounded and thread-safe (the server's
+    bot threads share it), keyed by the options as canonical JSON."""
+    return make_game(name, json.loads(config))
 
 
 def game_for_view(view: dict[str, Any]) -> Any:

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from gloomtable.engine import Game
-from gloomtable.games.gloom.stack import StackTable
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 from gloomtable.games.gloom.view import stack_facts
 from gloomtable.rl.slots import Layout
@@ -55,7 +54,7 @@ def _clip(x: float) -> float:
 
 
 _UNSEEN = object()
-"""Not a ``Visible``: marks a stack never encoded (a stack's own ``vis`` may be ``None``)."""
+"""Not a ``Visible``: marks a stack never encoded (what a state shows on a stack may be ``None``)."""
 
 
 class _Table:
@@ -343,8 +342,8 @@ class GloomEncoder:
         """``encode(state.view(seat))`` without building the view: the environments'
         hot path. It reads exactly what that view shows (the seat's own hand, the
         table, counts), and a test holds the two equal position by position."""
-        if type(state.stacks) is not StackTable:  # plain lists (a state rebuilt from a view)
-            return self.encode(state.view(seat))  # keep no memo of what shows on them
+        if state.seen.stacks is not state.stacks:  # new stacks put in (a state rebuilt from a view)
+            return self.encode(state.view(seat))  # the view sees them afresh
         table = self._table(state, seat)
         bits = bytearray(table.bits)  # the stacks' cards; every other card is elsewhere
         z, oc = self.zones, self.o_card
@@ -417,7 +416,10 @@ class GloomEncoder:
         if table is None or table.cards != cards:
             table = self._tables[seat] = _Table(cards, self.o_target, list(self._zero_blocks), n)
         vs, ps = table.vs, table.ps
-        changed = [i for i, stack in enumerate(stacks.values()) if stack.vis is not vs[i]]
+        seen = state.seen  # what shows, as the state keeps it: None once a stack changed
+        shown, lists = seen.shown, seen.lists
+        changed = [i for i, (c, stack) in enumerate(stacks.items())
+                   if shown.get(c) is not vs[i] or lists.get(c) is not stack]
         if state.guests:  # only Guests change hands (R-H7)
             changed += [i for i, c in enumerate(cards) if ps[i] != controller[c] and i not in changed]
         if not changed:

@@ -19,7 +19,6 @@ Ids depend only on the deck, never on the state, so RL masks stay aligned.
 
 from __future__ import annotations
 
-import operator
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -46,32 +45,6 @@ class Decoded(NamedTuple):
     index: int = -1  # family or player index
 
 
-class PlayRows(dict[int, tuple[int, ...]]):
-    """``rows[c]``: the ids of playing card ``c`` on each of one set of targets, in id
-    order. Filled on first asking, card by card (see :meth:`Codec.play_rows`)."""
-
-    __slots__ = ("base", "full", "pick", "slots", "targets", "width")
-
-    def __init__(self, codec: Codec, targets: tuple[int, ...]) -> None:
-        super().__init__()
-        self.targets = targets
-        slot = codec.char_slot
-        self.slots = tuple(sorted([slot[c] for c in targets]))
-        self.base = codec.play_base
-        self.width = len(codec.characters)
-        self.full = codec.all_plays
-        # Picks the row out of the card's ids on every slot (an itemgetter of one item
-        # gives the item, not a tuple, hence the other way for one target or none).
-        self.pick = operator.itemgetter(*self.slots) if len(self.slots) > 1 else None
-
-    def __missing__(self, c: int) -> tuple[int, ...]:
-        if self.pick is not None:
-            row = self[c] = self.pick(self.full[c])
-        else:
-            row = self[c] = tuple([self.base + c * self.width + s for s in self.slots])
-        return row
-
-
 class Codec:
     """Encodes and decodes actions for one deck."""
 
@@ -93,12 +66,13 @@ class Codec:
         self.play_base = self.event_base + num_cards
         self.claim_base = self.play_base + num_cards * len(characters)
         self.size = self.claim_base + num_cards
-        self._decoded: dict[int, Decoded] = {}
         width = len(characters)
         self.all_plays = [tuple(range(self.play_base + c * width, self.play_base + (c + 1) * width))
                           for c in range(num_cards)]
         """For each card, its play ids on every target slot."""
-        self._last_rows: PlayRows | None = None
+        self.decoded = tuple([self._decode(a) for a in range(self.size)])
+        """What every action id means, worked out once: ids never change for a deck, and
+        a tuple made up front is shared by every thread without a lock."""
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f
@@ -121,16 +95,6 @@ class Codec:
     def play(self, c: int, character: int) -> int:
         return self.play_base + c * len(self.characters) + self.char_slot[character]
 
-    def play_rows(self, targets: tuple[int, ...]) -> PlayRows:
-        """The play ids of each card on ``targets``, for whoever keeps them while those
-        targets stand (a Gloom state keeps them until a death or a revival). Only the
-        last set asked is remembered (states of one game, one after another, ask the
-        same): sets of living Characters seldom come back later, so a memo would grow."""
-        rows = self._last_rows
-        if rows is None or rows.targets != targets:
-            rows = self._last_rows = PlayRows(self, targets)
-        return rows
-
     def claim_story(self, c: int) -> int:
         return self.claim_base + c
 
@@ -141,11 +105,10 @@ class Codec:
         return action - self.player_base
 
     def decode(self, a: int) -> Decoded:
-        """What action ``a`` means (memoised: ids never change for a deck)."""
-        d = self._decoded.get(a)
-        if d is None:
-            d = self._decoded[a] = self._decode(a)
-        return d
+        """What action ``a`` means."""
+        if 0 <= a < self.size:
+            return self.decoded[a]
+        return self._decode(a)
 
     def _decode(self, a: int) -> Decoded:
         if a == 0:

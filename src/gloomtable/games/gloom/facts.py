@@ -6,15 +6,15 @@ action; they are worked out once per game here, below the rules and the state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cached_property
+from collections.abc import Callable, Iterator
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gloomtable.engine import ConfigError
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
-from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible
+from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
 
 
 class GloomConfig(BaseModel):
@@ -88,8 +88,15 @@ class GloomFacts:
             raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
                               f"the deck {self.deck.id} has {nf}")
         self.codec = Codec(len(self.deck.cards), self.targets, nf)
-        self.visible_cache: dict[tuple[int, ...], Visible] = {}
-        """Stack (card indices) -> what shows; see :meth:`GloomState.visible_of`."""
+        cards = self.deck.cards
+
+        def shows(stack: tuple[int, ...]) -> Visible:
+            return visible([cards[i] for i in stack])
+
+        self.stack_visible: Callable[[tuple[int, ...]], Visible] = lru_cache(maxsize=16384)(shows)
+        """Stack (card indices) -> what shows (R-G4). Shared by every state of the game and
+        every thread, so bounded and thread-safe by construction (``functools.lru_cache``);
+        a state keeps its own stacks' in :class:`~gloomtable.games.gloom.seen.Seen`."""
 
     def config_dict(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -13,13 +14,10 @@ from gloomtable.games.gloom.state import GloomState
 
 __all__ = ["GloomConfig", "GloomGame"]
 
-_DECK_CACHE: dict[tuple[str, ...], Deck] = {}
-
-
+@lru_cache(maxsize=32)
 def _deck_for(sets: tuple[str, ...]) -> Deck:
-    if sets not in _DECK_CACHE:
-        _DECK_CACHE[sets] = combine([load_deck(s) for s in sets])
-    return _DECK_CACHE[sets]
+    """The shipped sets ``sets`` as one deck (loaded once: bounded and thread-safe)."""
+    return combine([load_deck(s) for s in sets])
 
 
 class GloomGame(GloomFacts):

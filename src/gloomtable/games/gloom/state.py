@@ -19,7 +19,7 @@ from gloomtable.games.gloom.render import render_text
 from gloomtable.games.gloom.rules import lasting, plays, resolving, responses, scoring, setup, stories, turn
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.turn import BASE_DRAW_LIMIT
-from gloomtable.games.gloom.stack import Stack, StackTable
+from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import (
     PLAY,
     RESPOND,
@@ -64,7 +64,8 @@ class GloomState(Board):
         self.rng = Rng(seed)
         self.hands = [[] for _ in range(n)]
         self.discard = []
-        self.stacks = StackTable()
+        self.stacks = {}
+        self.seen = Seen(self.stacks)
         self.controller = {}
         self.families = [[] for _ in range(n)]
         self.guests = []
@@ -81,7 +82,6 @@ class GloomState(Board):
         self.over = False
         self.capped = False
         self.events = []
-        self.table = None
         setup.deal(self)
 
     # --- protocol -----------------------------------------------------------
@@ -139,7 +139,8 @@ class GloomState(Board):
         new.hands = [list(h) for h in self.hands]
         new.discard = list(self.discard)
         new.draw_pile = list(self.draw_pile)
-        new.stacks = StackTable({c: Stack(s, getattr(s, 'vis', None)) for c, s in self.stacks.items()})
+        stacks = new.stacks = {c: list(s) for c, s in self.stacks.items()}
+        new.seen = self.seen.copy_for(self.stacks, stacks)
         new.controller = dict(self.controller)
         new.families = [list(f) for f in self.families]
         new.guests = list(self.guests)
@@ -159,7 +160,6 @@ class GloomState(Board):
         new.turn_player = self.turn_player
         new.decision = self.decision
         new.events = []
-        new.table = None
         return new
 
     def snapshot(self) -> dict[str, Any]:

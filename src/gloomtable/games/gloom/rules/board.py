@@ -14,9 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from gloomtable.engine import Event, Rng
-from gloomtable.games.gloom.actions import Codec, PlayRows
-from gloomtable.games.gloom.cards import Card, CardType, Step, Visible, visible
-from gloomtable.games.gloom.stack import Stack, StackTable
+from gloomtable.games.gloom.actions import Codec
+from gloomtable.games.gloom.cards import Card, CardType, Step, Visible
+from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import Ctx, Decision, Task, new
 
 if TYPE_CHECKING:
@@ -28,41 +28,6 @@ def _draw_event(p: int, c: int, name: str) -> Event:
     """Player ``p`` draws card ``c`` (named ``name``): the card only for ``p``'s eyes."""
     return Event("draw", f"Player {p + 1} draws {name}.", p, c, private_to=p,
                  public_text=f"Player {p + 1} draws a card.")
-
-
-_ONLY_STACKS = frozenset([Stack])
-
-
-class TableFacts:
-    """What every play decision asks of the table: who lives, the play ids on them, and
-    who has negative Self-Worth. Worked out again whenever the table may have changed.
-
-    They hold while no stack has changed (``Stack.changes``: every change to a Stack or to
-    the StackTable counts, whoever makes it), the stacks are the same StackTable and the
-    families and Guests are as they were. When the engine itself lays a card on a living
-    Character, they are kept up (see :func:`rules.resolving.landed`): a death takes it out
-    of the living, any other card leaves only its Self-Worth to look at again (``dirty``)."""
-
-    __slots__ = ("changes", "dirty", "families", "guests", "living", "negative", "rows", "stacks")
-
-    def __init__(self, state: Board) -> None:
-        stacks = self.stacks = state.stacks
-        self.families = [list(f) for f in state.families]
-        self.guests = list(state.guests)
-        self.living = tuple(state.find_living())
-        self.rows: PlayRows = state.codec.play_rows(self.living)
-        self.negative: set[int] | None = None
-        """Target slots with negative Self-Worth, once asked."""
-        self.dirty: list[int] = []
-        """Living Characters whose Self-Worth may have changed since ``negative``."""
-        # Changes to plain lists or dicts would go uncounted: then these facts hold once.
-        counted = type(stacks) is StackTable and _ONLY_STACKS.issuperset(map(type, stacks.values()))
-        self.changes = Stack.changes if counted else -1
-
-    def hold_for(self, state: Board) -> bool:
-        """Whether these facts are still true of ``state``."""
-        return (self.changes == Stack.changes and self.stacks is state.stacks
-                and self.families == state.families and self.guests == state.guests)
 
 
 class Board:
@@ -92,10 +57,10 @@ class Board:
         "over",
         "queue",
         "rng",
+        "seen",
         "skips",
         "stacks",
         "stories",
-        "table",
         "turn",
         "turn_player",
     )
@@ -109,8 +74,9 @@ class Board:
     discard: list[int]
     draw_pile: list[int]
     stacks: dict[int, list[int]]
-    """Character (or Guest) -> its cards, bottom first (a :class:`StackTable` of
-    :class:`Stack`; views and determinized states may hold plain lists)."""
+    """Character (or Guest) -> its cards, bottom first. Change a stack only through the
+    moves below (``lay``, ``lift_top``, ``lift``, ``put_stack``, ``drop_stack``): they
+    keep ``seen`` true. A new dict, or a new list put in by hand, is seen afresh."""
     controller: dict[int, int]
     families: list[list[int]]
     guests: list[int]
@@ -135,7 +101,8 @@ class Board:
     decision: Decision
     events: list[Event]
     """What the action being applied has done so far (``apply`` returns it)."""
-    table: TableFacts | None
+    seen: Seen
+    """What the table shows, kept (every speed cache of this state, see :mod:`seen`)."""
 
     # --- what shows (the cardinal rule decides everything) --------------------
 
@@ -146,34 +113,24 @@ class Board:
 
     def visible_of(self, char: int) -> Visible:
         """The cardinal rule on ``char``'s stack (the same cards in the same order always
-        show the same). A Stack remembers its own, and builds a new one on what showed
-        before its last card. The game's memo serves what cannot remember: plain lists
-        (views and ``determinize`` build them) and the bare Characters every game starts
-        with. A Stack's longer stacks seldom come back, and kept there they would only
-        grow the memo (and keep the garbage collector busy)."""
+        show the same): kept in ``seen`` while the stack stays as it was, built on what
+        showed before the last card laid, else asked of the game's memo of stacks."""
         stack = self.stacks[char]
-        v = getattr(stack, "vis", None)
-        if v is not None:
-            return v  # type: ignore[no-any-return]
-        below = getattr(stack, "below", None)
-        if below is not None:
-            v = stack.vis = below.on_top(self.cards[stack[-1]])  # type: ignore[attr-defined]
-            return v  # type: ignore[no-any-return]
-        key = tuple(stack)
-        cache = self.game.visible_cache
-        v = cache.get(key)
-        remembers = type(stack) is Stack
-        if v is None:
-            below = cache.get(key[:-1])
-            cards = self.cards
-            v = (below.on_top(cards[key[-1]]) if below is not None
-                 else visible([cards[i] for i in key]))
-            if not remembers or len(key) == 1:
-                if len(cache) > 100_000:
-                    cache.clear()
-                cache[key] = v
-        if remembers:
-            stack.vis = v  # type: ignore[attr-defined]
+        seen = self.seen
+        if seen.stacks is not self.stacks:
+            seen = self.seen = Seen(self.stacks)
+        if seen.lists.get(char) is stack:
+            v = seen.shown.get(char)
+            if v is not None:
+                return v
+            below = seen.below.pop(char, None)
+            if below is not None:
+                v = seen.shown[char] = below.on_top(self.cards[stack[-1]])
+                return v
+        else:
+            seen.lists[char] = stack
+            seen.below.pop(char, None)
+        v = seen.shown[char] = self.game.stack_visible(tuple(stack))
         return v
 
     def self_worth(self, char: int) -> int:
@@ -186,9 +143,9 @@ class Board:
     def living_characters(self) -> list[int]:
         """Every living target on the table: the families' Characters, then the Guests
         (controlled or in the middle, R-H6)."""
-        table = self.table
-        if table is not None and table.hold_for(self):
-            return list(table.living)
+        seen = self.seen
+        if seen.stacks is self.stacks and seen.hold(self.families, self.guests):
+            return list(seen.living or ())
         return self.find_living()
 
     def find_living(self) -> list[int]:
@@ -292,25 +249,25 @@ class Board:
                   f"({label}).", player=self.turn_player)
 
     def move_top_modifier(self, src: int, dst: int, by: int) -> None:
-        m = self.stacks[src].pop()
-        self.stacks[dst].append(m)
+        m = self.lift_top(src)
+        self.lay(dst, m)
         self.emit("move", f"{self.name(m)} moves from {self.name(src)} to {self.name(dst)}.",
                   player=by, card=m, target=dst)
 
     def return_top_modifier(self, char: int, to: int, by: int) -> None:
-        m = self.stacks[char].pop()
+        m = self.lift_top(char)
         self.hands[to].append(m)
         self.emit("return", f"{self.name(m)} leaves {self.name(char)} for player "
                   f"{to + 1}'s hand.", player=by, card=m, target=char)
 
     def remove_top_modifier(self, char: int, by: int) -> None:
-        m = self.stacks[char].pop()
+        m = self.lift_top(char)
         self.discard.append(m)
         self.emit("remove", f"{self.name(m)} is stripped from {self.name(char)}.",
                   player=by, card=m, target=char)
 
     def revive(self, char: int, by: int) -> None:
-        death = self.stacks[char].pop()
+        death = self.lift_top(char)
         self.discard.append(death)
         self.emit("revive", f"{self.name(char)} returns from the grave.", player=by,
                   card=death, target=char)
@@ -331,8 +288,39 @@ class Board:
         self.skips[p] += 1
         self.emit("skip", f"Player {p + 1} will skip their next turn.", player=by, target=p)
 
+    # --- the only ways to change a stack (they keep ``seen`` true) -----------------
+
+    def _seen(self) -> Seen:
+        seen = self.seen
+        if seen.stacks is not self.stacks:
+            seen = self.seen = Seen(self.stacks)
+        return seen
+
+    def lay(self, c: int, card: int) -> None:
+        """``card`` lands on top of ``c``'s stack."""
+        stack = self.stacks[c]
+        stack.append(card)
+        self._seen().laid(c, stack, card in self.game.deaths, self.codec.char_slot[c])
+
+    def lift_top(self, c: int) -> int:
+        """The top card of ``c``'s stack leaves it (and is returned)."""
+        card = self.stacks[c].pop()
+        self._seen().lifted(c, True)
+        return card
+
+    def lift(self, c: int, card: int) -> None:
+        """``card`` leaves ``c``'s stack, wherever it is in it."""
+        self.stacks[c].remove(card)
+        self._seen().lifted(c, False)
+
     def put_stack(self, c: int, owner: int) -> None:
         """``c`` (a Character or Guest) comes to the table as a stack of itself."""
-        self.stacks[c] = Stack((c,))
+        self.stacks[c] = [c]
         self.controller[c] = owner
+        self._seen().regrouped()
 
+    def drop_stack(self, c: int) -> None:
+        """``c``'s stack leaves the table (a Character set aside, R-G8)."""
+        del self.stacks[c]
+        del self.controller[c]
+        self._seen().regrouped()

@@ -28,7 +28,7 @@ def held_steps(s: Board, p: int) -> list[Step]:
         stack = stacks[c]
         if stack[-1] in deaths or lasting_cards.isdisjoint(stack):
             continue  # dead, or no card in the stack has a lasting effect to show
-        lasting = (getattr(stack, "vis", None) or s.visible_of(c)).lasting_steps
+        lasting = s.visible_of(c).lasting_steps
         if lasting:
             steps.extend(lasting)
     story = s.story_of(p) if s.stories else -1

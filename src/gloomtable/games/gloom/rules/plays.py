@@ -18,10 +18,11 @@ from functools import lru_cache
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind
 from gloomtable.games.gloom.cards import CardType, Visible
-from gloomtable.games.gloom.rules.board import Board, TableFacts
+from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.resolving import finish_play
 from gloomtable.games.gloom.rules.setup import family_options
 from gloomtable.games.gloom.rules.stories import can_claim, claim, claim_problem
+from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import ASK_RESPONSES, FINISH_PLAY, PLAY, SETUP_FAMILY, Ctx, Task, new
 
 _FREE_FOR = {
@@ -121,7 +122,7 @@ def play_problem(s: Board, action: int) -> str | None:
     if s.stacks[target][-1] in s.game.deaths:
         return f"{s.name(target)} is dead: nothing may be played on it (R-G23)"
     if t is _DEATH:
-        v = getattr(s.stacks[target], "vis", None) or s.visible_of(target)
+        v = s.visible_of(target)
         if not may_die(v):
             return (f"an Untimely Death needs a Character with negative Self-Worth; "
                     f"{s.name(target)} has {v.self_worth} (R-G11)")
@@ -178,10 +179,12 @@ def legal_plays(s: Board) -> list[int]:
         out.append(codec.DISCARD_HAND)
     # Built in action-id order (ids grow with the card, then the target slot), so
     # the list comes out sorted without sorting the long part of it.
-    table = s.table
-    if table is None or not table.hold_for(s):
-        table = s.table = TableFacts(s)
-    rows = table.rows
+    seen = s.seen
+    if seen.stacks is not s.stacks:
+        seen = s.seen = Seen(s.stacks)
+    if not seen.hold(s.families, s.guests):
+        seen.settle(s.find_living(), s.families, s.guests)
+    rows = seen.rows
     negative: list[int] | None = None
     modifiers = card_problem(s, _MODIFIER) is None
     events = card_problem(s, _EVENT) is None
@@ -193,14 +196,15 @@ def legal_plays(s: Board) -> list[int]:
         t = cards[c].type
         if t is _MODIFIER:
             if modifiers:
-                plays.extend(rows[c])
+                row = rows.get(c)
+                plays.extend(row if row is not None else seen.row(c, codec))
         elif t is _EVENT:
             if events:
                 short.append(codec.event_base + c)
         elif t is _DEATH and deaths:
             if negative is None:
-                negative = _negative_slots(s, table)
-            plays.extend(map(rows.full[c].__getitem__, negative))
+                negative = _negative_slots(s, seen)
+            plays.extend(map(codec.all_plays[c].__getitem__, negative))
         if discard_one:
             short.append(codec.discard_one_base + c)
     if short:
@@ -212,23 +216,23 @@ def legal_plays(s: Board) -> list[int]:
     return out
 
 
-def _negative_slots(s: Board, table: TableFacts) -> list[int]:
+def _negative_slots(s: Board, seen: Seen) -> list[int]:
     """Target slots of the living where an Untimely Death may land (:func:`may_die`),
     sorted: looks again only at the Characters whose stacks changed since last asked."""
-    slot, stacks = s.codec.char_slot, s.stacks
-    negative = table.negative
+    slot, visible_of = s.codec.char_slot, s.visible_of
+    negative = seen.negative
+    look: tuple[int, ...] | list[int]
     if negative is None:
-        negative = table.negative = set()
-        look = table.living
+        negative = seen.negative = set()
+        look = seen.living or ()
     else:
-        look = table.dirty
+        look = seen.dirty
     for ch in look:
-        # A stack's remembered Visible, without a call, when it has one.
-        if may_die(getattr(stacks[ch], "vis", None) or s.visible_of(ch)):
+        if may_die(visible_of(ch)):
             negative.add(slot[ch])
         else:
             negative.discard(slot[ch])
-    table.dirty = []
+    seen.dirty = []
     return sorted(negative)
 
 
@@ -273,8 +277,7 @@ def play(s: Board, action: int) -> None:
     s.limbo.append(c)
     if kind is _PLAY_ON:
         target = dec.target
-        v = getattr(s.stacks[target], "vis", None) or s.visible_of(target)
-        icons = v.icons
+        icons = s.visible_of(target).icons
         # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
         resolver = s.controller[target]
         s.events.append(_play_event(p, c, card.name, target, s.cards[target].name))

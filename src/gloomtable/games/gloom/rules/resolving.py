@@ -20,7 +20,6 @@ from gloomtable.games.gloom.rules.responses import ask_respond
 from gloomtable.games.gloom.rules.scoring import check_end
 from gloomtable.games.gloom.rules.stories import follow
 from gloomtable.games.gloom.rules.turn import end_turn
-from gloomtable.games.gloom.stack import Stack
 from gloomtable.games.gloom.tasks import (
     ASK_RESPONSES,
     DISCARD_EVENT,
@@ -32,24 +31,6 @@ from gloomtable.games.gloom.tasks import (
 )
 
 _EVENT, _DEATH = CardType.EVENT, CardType.UNTIMELY_DEATH
-
-
-def landed(s: Board, target: int, died: bool, before: int) -> None:
-    """A card has just landed on the living ``target`` (an Untimely Death if ``died``);
-    ``before`` is ``Stack.changes`` just before it landed. If the table facts held then,
-    they hold still once ``target`` leaves the living, or but for its Self-Worth."""
-    table = s.table
-    if table is None or table.changes != before or target not in table.living:
-        return  # worked out afresh when next asked
-    table.changes = Stack.changes
-    if not died:
-        table.dirty.append(target)
-        return
-    table.living = tuple([c for c in table.living if c != target])
-    table.rows = s.codec.play_rows(table.living)
-    if table.negative is not None:
-        table.negative.discard(s.codec.char_slot[target])
-    table.dirty = [c for c in table.dirty if c != target]
 
 
 def finish_play(s: Board, task: Task) -> None:
@@ -67,9 +48,7 @@ def finish_play(s: Board, task: Task) -> None:
         s.queue.append(Task(DISCARD_EVENT, ctx, None))
     else:
         s.limbo.remove(ctx.card)
-        before = Stack.changes
-        s.stacks[ctx.target].append(ctx.card)
-        landed(s, ctx.target, card.type is _DEATH, before)
+        s.lay(ctx.target, ctx.card)
         if card.type is _DEATH:
             owner = s.controller[ctx.target]
             s.emit("death", f"{s.name(ctx.target)} dies: {card.name}.",

@@ -85,8 +85,7 @@ def aside_options(s: Board, p: int) -> tuple[int, ...]:
 def set_aside(s: Board, p: int, c: int) -> None:
     """R-G8: ``p`` sets ``c`` aside; with a fifth seat, the set-aside form its family."""
     s.families[p].remove(c)
-    del s.stacks[c]
-    del s.controller[c]
+    s.drop_stack(c)
     s.out_of_game.append(c)
     s.emit("set_aside", f"Player {p + 1} sets {s.name(c)} aside.", player=p, card=c)
     choosers = family_choosers(s)

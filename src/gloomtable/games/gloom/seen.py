@@ -1,0 +1,144 @@
+"""What one state's table shows, kept: every speed cache of the Gloom engine, behind
+this one boundary.
+
+The cardinal rule is asked about the same stacks over and over (every legal-move list
+asks every living Character's Self-Worth), and every play decision asks who lives
+and the play ids on them, while stacks change only when a card lands or leaves. So
+each state owns one :class:`Seen`, and the only ways to change a stack are the
+board's moves (:class:`~gloomtable.games.gloom.rules.board.Board`: ``lay``,
+``lift_top``, ``lift``, ``put_stack``, ``drop_stack``), which tell it what changed.
+
+Nothing here is shared: a clone gets its own copy, so threads playing different
+states never meet, and no count or memo lives outside a state. What it keeps is
+exact, not a guess:
+
+- ``shown[c]`` is what shows on stack ``c`` while ``lists[c]`` is that very list
+  object: a stack put in by hand (``state.stacks[c] = [...]``, as views rebuilt into
+  states and tests do) is another object, so it is worked out afresh; a whole new
+  ``state.stacks`` dict starts everything afresh.
+- the table facts (who lives, their play rows, who is negative) hold while the board's
+  moves keep them up and the families and Guests are as they were.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from gloomtable.games.gloom.actions import Codec
+from gloomtable.games.gloom.cards import Visible
+
+
+class Seen:
+    """One state's kept facts about its table (see the module docstring)."""
+
+    __slots__ = ("below", "dirty", "families", "guests", "lists", "living", "negative", "pick",
+                 "picked_for", "rows", "shown", "slots", "stacks")
+
+    def __init__(self, stacks: dict[int, list[int]]) -> None:
+        self.stacks = stacks
+        """The stacks dict these facts speak for."""
+        self.lists: dict[int, list[int]] = {}
+        """Stack -> the list object ``shown`` (or ``below``) was worked out for."""
+        self.shown: dict[int, Visible] = {}
+        self.below: dict[int, Visible] = {}
+        """What showed on a stack before the card the board laid last (the new Visible
+        is that plus one card)."""
+        self.living: tuple[int, ...] | None = None
+        """The living targets, once asked (None: to work out)."""
+        self.families: list[list[int]] = []
+        self.guests: list[int] = []
+        self.rows: dict[int, tuple[int, ...]] = {}
+        """Card -> its play ids on the living, in id order, filled as asked."""
+        self.pick: Callable[[tuple[int, ...]], tuple[int, ...]] | None = None
+        """Picks a card's row out of its ids on every target slot."""
+        self.slots: tuple[int, ...] = ()
+        self.picked_for: tuple[int, ...] | None = None
+        """The living ``pick`` and ``slots`` are for."""
+        self.negative: set[int] | None = None
+        """Target slots with negative Self-Worth, once asked."""
+        self.dirty: list[int] = []
+        """Living Characters whose Self-Worth may have changed since ``negative``."""
+
+    def copy_for(self, old: dict[int, list[int]], new: dict[int, list[int]]) -> Seen:
+        """These facts for a clone whose stacks ``new`` copy ``old`` (what shows carries
+        over; the table facts are worked out again when asked)."""
+        out = Seen(new)
+        if self.stacks is old:
+            lists, shown = self.lists, self.shown
+            keep = out.shown
+            for c, stack in old.items():
+                v = shown.get(c)
+                if v is not None and lists.get(c) is stack:
+                    keep[c] = v
+            out.lists = dict(new)
+        return out
+
+    # --- what the board's moves tell ----------------------------------------------
+
+    def laid(self, c: int, stack: list[int], died: bool, slot: int) -> None:
+        """A card was laid on ``stack`` (the stack of ``c``, at target slot ``slot``);
+        ``died``: it was an Untimely Death."""
+        v = self.shown.pop(c, None)
+        self.below.pop(c, None)
+        if v is not None and self.lists.get(c) is stack:
+            self.below[c] = v
+        living = self.living
+        if living is None:
+            return
+        if c not in living:
+            self.living = None  # not a play the rules make: work everything out again
+            return
+        if not died:
+            self.dirty.append(c)
+            return
+        self.living = tuple([x for x in living if x != c])
+        self.rows = {}
+        if self.negative is not None:
+            self.negative.discard(slot)
+        self.dirty = [x for x in self.dirty if x != c]
+
+    def lifted(self, c: int, top_only: bool) -> None:
+        """A card left the stack of ``c``: the top one (a Modifier, or an Untimely Death
+        if ``c`` was dead) if ``top_only``."""
+        self.shown.pop(c, None)
+        self.below.pop(c, None)
+        if self.living is not None and top_only and c in self.living:
+            self.dirty.append(c)  # a living stack loses its top Modifier: only its Self-Worth moves
+        else:
+            self.living = None  # anything else (a revival, a card out of the middle) may move who lives
+
+    def regrouped(self) -> None:
+        """A stack came or went: who lives is to work out again."""
+        self.living = None
+
+    # --- the table facts ----------------------------------------------------------
+
+    def hold(self, families: list[list[int]], guests: list[int]) -> bool:
+        """Whether the table facts are known and the families and Guests unchanged."""
+        return self.living is not None and self.families == families and self.guests == guests
+
+    def settle(self, living: list[int], families: list[list[int]], guests: list[int]) -> None:
+        """Table facts worked out afresh: ``living`` now."""
+        self.living = tuple(living)
+        self.families = [list(f) for f in families]
+        self.guests = list(guests)
+        self.rows = {}
+        self.negative = None
+        self.dirty = []
+
+    def row(self, c: int, codec: Codec) -> tuple[int, ...]:
+        """The play ids of card ``c`` on the living, in id order."""
+        row = self.rows.get(c)
+        if row is None:
+            if self.picked_for is not self.living:
+                slot = codec.char_slot
+                self.slots = tuple(sorted([slot[t] for t in self.living or ()]))
+                # An itemgetter of one item gives the item, not a tuple: hence the other
+                # way for one target or none.
+                self.pick = operator.itemgetter(*self.slots) if len(self.slots) > 1 else None
+                self.picked_for = self.living
+            full = codec.all_plays[c]
+            row = self.pick(full) if self.pick is not None else tuple([full[i] for i in self.slots])
+            self.rows[c] = row
+        return row
