@@ -94,9 +94,11 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         lobby.start()
         if lobby.cluster is not None:
             lobby.cluster.start()
+        sweeper = asyncio.create_task(rates.sweep_forever())
         try:
             yield
         finally:
+            sweeper.cancel()
             if lobby.cluster is not None:
                 await lobby.cluster.stop()
             lobby.close()
@@ -237,17 +239,24 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.websocket("/ws/{table_id}")
     async def ws_table(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
         ip = client_ip(websocket)
         held: list[str] = []
-        try:
-            if not rates.hit("ws_connect_rate", ip):
-                raise ServerError("rate_limited", f"too many connections from you (at most "
+        # An address over its limits is refused before the handshake completes (HTTP 429,
+        # the cheapest no there is); the page's socket retries later, as for any failure.
+        refusal = None
+        if not rates.hit("ws_connect_rate", ip):
+            refusal = ServerError("rate_limited", f"too many connections from you (at most "
                                   f"{config.ws_connect_rate}); wait a little", 429)
-            if not sockets.take("ip:" + ip, config.sockets_per_ip):
-                raise ServerError("too_many_sockets", f"your address already has {config.sockets_per_ip} "
+        elif not sockets.take("ip:" + ip, config.sockets_per_ip):
+            refusal = ServerError("too_many_sockets", f"your address already has {config.sockets_per_ip} "
                                   "connections open", 429)
-            held.append("ip:" + ip)
+        if refusal is not None:
+            with contextlib.suppress(Exception):
+                await websocket.send_denial_response(JSONResponse(refusal.to_dict(), status_code=429))
+            return
+        held.append("ip:" + ip)
+        try:
+            await websocket.accept()
             if "token" in websocket.query_params:
                 raise ServerError("bad_message", "a seat token goes in the first message "
                                   '({"type": "hello", "token": ...}), never in the address')

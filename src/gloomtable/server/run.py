@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = str(default_db())
 MAX_REQUEST_LINE = 65536
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds the GIL before another may run (Python's default: 0.005)."""
 
 
 def header_deadline_protocol(seconds: float) -> type:
@@ -107,6 +109,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # Bot searches run in threads; by default a thread keeps the GIL for 5 ms before the
+    # event loop may take it, and a person's move passes the loop several times.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db, lobby, limits, limits.hosts(host))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(f"gloomtable is serving at http://{shown}:{port}/  "
@@ -115,6 +120,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
                 http=header_deadline_protocol(limits.header_timeout),  # type: ignore[arg-type]
                 ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
+                ws_per_message_deflate=False,  # zlib per socket: CPU on every frame, ~300 KB each
                 timeout_graceful_shutdown=3, limit_concurrency=limits.limit_concurrency,
                 timeout_keep_alive=limits.timeout_keep_alive, backlog=limits.backlog,
                 h11_max_incomplete_event_size=limits.max_header_bytes,
