@@ -95,6 +95,16 @@ def render_text(report: dict[str, Any]) -> str:
             if goal is not None and goal["met"] is not None:
                 lines.append(f"  p99 under {goal['target']:g} ms with 200+ tables and no errors: "
                              + ("met" if goal["met"] else "NOT met"))
+    if "capacity" in report:
+        c = report["capacity"]
+        lines += ["", "Server capacity: most tables with a p99 round trip under 50 ms"]
+        if not c.get("available"):
+            lines.append(f"  not available: {c['reason']}")
+        else:
+            for r in c["runs"]:
+                tried = ", ".join(f"{p['tables']}: {p['p99_ms']} ms" for p in r["probes"])
+                lines.append(f"  {r['label']:<26} {r['tables_held']:>5} tables   (p99 by tables: {tried})")
+            lines.append(f"  {c['runs'][2]['processes']} processes / 1 (PostgreSQL): {c['scaling']}x")
     lines.append(f"\n(took {report['seconds']} s)")
     return "\n".join(lines)
 
@@ -111,6 +121,11 @@ def bench(
     wall_clock: Annotated[bool, typer.Option(
         "--wall-clock", help="Time by the wall clock instead of this process's CPU time.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of every measured game.")] = 1,
+    processes: Annotated[int | None, typer.Option(
+        help="--server: also find the most tables kept at p99 < 50 ms by 1 process on SQLite, "
+             "1 on PostgreSQL and this many on PostgreSQL (needs --db).", min=1, max=16)] = None,
+    db: Annotated[str | None, typer.Option(
+        help="--server --processes: the PostgreSQL to measure on (a postgresql:// URL).")] = None,
     only: Annotated[str | None, typer.Option(
         help="Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
              "baselines, workers.")] = None,
@@ -143,6 +158,14 @@ def bench(
         progress(f"server: {tables} tables for {server_seconds} s")
         report["server"] = bench_server(tables, server_seconds, seed, think_ms)
         report["targets"]["server_p99_ms"] = server_target(report["server"])
+    if server and processes is not None:
+        if not db or not db.startswith(("postgresql://", "postgres://")):
+            err.print("[bold red]error:[/] --processes needs --db postgresql://...", highlight=False)
+            raise typer.Exit(2)
+        from gloomtable.bench.capacity import bench_capacity
+
+        report["capacity"] = bench_capacity(db, processes, seed=seed, think_ms=think_ms,
+                                            progress=progress)
     if as_json:
         print(json.dumps(report))
         return

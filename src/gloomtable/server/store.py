@@ -88,6 +88,10 @@ class Store(Protocol):
 
     url: str
     """Where the store lives, fit to show (no password)."""
+    remote: bool
+    """Calls wait on a database server: the tables make their commits from a worker
+    thread so the event loop serves other tables meanwhile (safe: a call takes its
+    own pooled connection). False for SQLite, whose commit is quicker than a thread hop."""
 
     def close(self) -> None: ...
 

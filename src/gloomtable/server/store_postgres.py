@@ -34,8 +34,8 @@ log = logging.getLogger("gloomtable.server")
 
 CONNECT_TIMEOUT = 5
 """Seconds to wait for the database at start before refusing to start."""
-POOL_SIZE = 4
-"""Connections one process keeps (the event loop writes one at a time; leases and loads share)."""
+POOL_SIZE = 8
+"""Connections one process keeps at most: commits run in worker threads, one connection each."""
 _NOW = "EXTRACT(EPOCH FROM clock_timestamp())::float8"
 """Leases expire by the database's clock, so machines' clocks need not agree."""
 _MIGRATION_LOCK = 0x676C6F6D
@@ -56,6 +56,8 @@ def split_url(url: str) -> tuple[str, str]:
 
 class PostgresStore:
     """:class:`~gloomtable.server.store.Store` on PostgreSQL."""
+
+    remote = True
 
     def __init__(self, url: str, *, open_timeout: float = CONNECT_TIMEOUT) -> None:
         self.url = shown(url)

@@ -29,6 +29,8 @@ _TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, nex
 class SqliteStore:
     """:class:`~gloomtable.server.store.Store` on a SQLite file."""
 
+    remote = False
+
     def __init__(self, path: str | Path, *, open_timeout: float = 1.0) -> None:
         """Open (or create) the database, bring its schema up to date and prove it can
         be written now: a read-only, locked or foreign file is a :class:`StoreError`

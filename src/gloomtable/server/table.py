@@ -417,7 +417,11 @@ class LiveTable:
         idx = self.state_id
         deadline = self._deadline_for(nxt)
         try:
-            self.store.append_action(self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+            args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+            if self.store.remote:  # the commit waits on the network and the database's fsync
+                await asyncio.to_thread(self.store.append_action, *args)
+            else:
+                self.store.append_action(*args)
         except StaleActionError:  # another process stored a move at this index first
             self._catch_up()
             raise ServerError("stale_state",
