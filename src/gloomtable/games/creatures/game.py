@@ -19,7 +19,7 @@ Options (all validated, unknown keys refused):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gloomtable.engine import ConfigError
@@ -29,15 +29,6 @@ if TYPE_CHECKING:
     from gloomtable.games.creatures.cards import CreatureSet
     from gloomtable.games.creatures.state import CreaturesState
 
-_PENALTIES: dict[int, tuple[int, ...]] = {}
-
-
-def _penalties(card_set: CreatureSet) -> tuple[int, ...]:
-    """The set's penalty tuple, built once per set (scoring reads it every round)."""
-    key = id(card_set)
-    if key not in _PENALTIES:
-        _PENALTIES[key] = card_set.penalty
-    return _PENALTIES[key]
 
 RESERVE_SIZE = 8
 """Cards put face down as the Reserve each round (R-C3)."""
@@ -64,6 +55,10 @@ class CreaturesGame:
     turn_cap: int = 2000
     sets: tuple[str, ...] | None = None
     """``None``: the shipped set; else one set name or variant file (see above)."""
+    card_set: CreatureSet = field(init=False, repr=False, compare=False)
+    """The Creatures this table plays with (R-C1), resolved once from ``sets``."""
+    penalty: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """R-C10 penalty points by card id, of this table's set (scoring reads it)."""
 
     name: ClassVar[str] = "creatures"
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
@@ -81,28 +76,19 @@ class CreaturesGame:
                               f"or null (random from the seed), got {self.first_player}")
         if not 1 <= self.turn_cap <= 1_000_000:
             raise ConfigError(f"turn_cap must be 1..1000000, got {self.turn_cap}")
+        from gloomtable.games.creatures.cards import CREATURE_SET, CreatureSetError, set_named
+
+        card_set = CREATURE_SET
         if self.sets is not None:
             if len(self.sets) != 1 or not all(isinstance(x, str) and x for x in self.sets):
                 raise ConfigError("creatures option 'sets' names exactly one set (a shipped "
                                   f"name, a registered variant, or a variant file), got {self.sets!r}")
-            from gloomtable.games.creatures.cards import CreatureSetError, set_named
-
             try:
-                set_named(self.sets[0])
+                card_set = set_named(self.sets[0])
             except CreatureSetError as exc:
                 raise ConfigError(str(exc)) from None
-
-    @property
-    def card_set(self) -> CreatureSet:
-        """The Creatures this table plays with (R-C1)."""
-        from gloomtable.games.creatures.cards import CREATURE_SET, set_named
-
-        return CREATURE_SET if self.sets is None else set_named(self.sets[0])
-
-    @property
-    def penalty(self) -> tuple[int, ...]:
-        """R-C10 penalty points by card id, of this table's set."""
-        return _penalties(self.card_set)
+        object.__setattr__(self, "card_set", card_set)
+        object.__setattr__(self, "penalty", card_set.penalty)
 
     @property
     def num_players(self) -> int:
