@@ -110,6 +110,13 @@ class GloomTexts:
                 return str(form)
         return self._card(index, "name")
 
+    def forms(self, index: int) -> dict[str, str]:
+        """The card's name by the gender of the Character it lies on (only the forms the
+        translation file gives)."""
+        entry = self.cards.get(self.deck.cards[index].key, {}) if self.lang != "en" else {}
+        return {g: str(entry[f"name_{g}"]) for g in ("feminine", "masculine", "plural")
+                if entry.get(f"name_{g}")}
+
     def gender(self, index: int) -> str:
         """A Character's grammatical gender in this language: the translation file's
         ``gender``, else the deck's, else masculine (the generic form of es and ru)."""

@@ -209,12 +209,13 @@ class GloomLocalizer:
             mark=mark, name=name, sw=_("Self-Worth {n}").format(n=f"{ch['self_worth']:+4d}"),
             pts=_("points {slots}").format(slots=self._slots(ch["points"], True)),
             icons=_("icons {icons}").format(icons=icons) if icons else _("no icons"))]
+        gender = texts.gender(ch["card"])  # the cards on a stack agree with its Character
         if len(ch["stack"]) > 1:
-            stack = " < ".join(texts.name(c) for c in ch["stack"][1:])
+            stack = " < ".join(texts.name(c, gender) for c in ch["stack"][1:])
             out.append("      " + _("stack (bottom to top): {cards}").format(cards=stack))
         for c in ch["live_effects"]:
             out.append("      " + _("live effect: {card}: {text}").format(
-                card=texts.name(c), text=texts.text(c)))
+                card=texts.name(c, gender), text=texts.text(c)))
         return "\n".join(out)
 
     def _story_line(self, st: dict[str, Any]) -> str:

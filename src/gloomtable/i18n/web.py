@@ -99,6 +99,8 @@ def localize_catalogue(game: Any, catalogue: dict[str, Any], lang: str) -> dict[
             face["name"], face["text"], face["flavour"] = texts.name(i), texts.text(i), texts.flavour(i)
             if texts.is_person(i):  # the page's words about a Character agree with it
                 face["gender"] = texts.gender(i)
+            elif texts.forms(i):  # and so do the cards on its stack
+                face["forms"] = texts.forms(i)
     for fam in out.get("families", []):
         fam["name"] = texts.family_name(fam.get("id", ""))
         fam["flavour"] = texts.families.get(fam.get("id", ""), {}).get("flavour") or fam.get("flavour", "")

@@ -14,6 +14,13 @@ function deadWord(faces) {
   return pgettext(faces.length ? faces[0].gender : null, "dead");
 }
 
+/** A stack's faces with each card named in the form that agrees with its Character
+ *  (the bottom card; the catalogue's "forms" by gender). */
+function agreeing(faces) {
+  const g = faces.length ? faces[0].gender : null;
+  return faces.map((f) => (g && f && f.forms && f.forms[g] ? { ...f, name: f.forms[g] } : f));
+}
+
 const DECISIONS = {
   play: () => _("play a card, or pass"),
   respond: () => _("respond to the card being played, or let it stand"),
@@ -218,7 +225,7 @@ export class GloomBoard {
   }
 
   character(c, targets, compact) {
-    const faces = c.stack.map((id) => this.face(id));
+    const faces = agreeing(c.stack.map((id) => this.face(id)));
     const upto = this.layers.has(c.card) ? this.layers.get(c.card) : null;
     const target = targets.get(c.card);
     const label = this.characterLabel(c, faces);
@@ -235,7 +242,8 @@ export class GloomBoard {
     const fresh = last && last.state === this.lastStateId;
     const icons = (c.icons || []).map((i) => h("span", { class: `icon-chip icon-${i}`, title: iconLabel(i) },
       ICONS[i] ? ICONS[i].glyph : "?", compact ? "" : ` ${iconLabel(i)}`));
-    const live = (c.live_effects || []).map((id) => h("li", {}, this.face(id).name));
+    const named = (id) => faces.find((f) => f && f.index === id) || this.face(id);
+    const live = (c.live_effects || []).map((id) => h("li", {}, named(id).name));
     const cls = ["character", c.dead ? "dead" : "", target ? "target" : "", c.guest ? "guest" : "",
       last ? "last-play" : "", fresh ? "landing" : ""];
     const attrs = { class: cls.filter(Boolean).join(" "), "data-char": c.card, "data-testid": `character-${c.card}` };
@@ -250,9 +258,9 @@ export class GloomBoard {
         c.dead ? h("div", { class: "dead-mark" }, "\u2620 ", deadWord(faces)) : null,
         icons.length ? h("div", { class: "icons" }, icons) : null,
         last ? h("div", { class: "last-note", "data-testid": `last-play-${c.card}` },
-          _("Just played: {card}", { card: this.face(last.card).name }),
+          _("Just played: {card}", { card: named(last.card).name }),
           last.covered !== undefined ? h("span", { class: "covered" }, " ",
-            _("(covers {card})", { card: this.face(last.covered).name })) : null) : null,
+            _("(covers {card})", { card: named(last.covered).name })) : null) : null,
         !compact && live.length ? h("div", { class: "live" }, h("span", {}, _("Live effects:")), h("ul", {}, live)) : null,
         !compact && n > 1 ? h("div", { class: "layers", "data-testid": `layers-${c.card}` },
           h("button", { type: "button", class: "layer-down", "aria-label": _("Fewer layers"),
