@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -374,3 +375,39 @@ def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: ServerPr
     assert "Bea's stand-in bot played" in md and "Bea played" not in md
     html = httpx.get(f"{fixed.url}/api/tables/{t['id']}/chronicle.html", timeout=20).text
     assert "Bea&#x27;s stand-in bot played" in html or "Bea's stand-in bot played" in html
+
+
+def test_play_again_keeps_only_the_options_a_request_may_give(tmp_path: Path) -> None:
+    """A finished table whose options hold server notes (open seats, a fixed deal, a
+    lesson) plays again on a new random deal with its requestable options alone."""
+    import asyncio
+    import random
+
+    from gloomtable.games import make_game
+    from gloomtable.server.lobby import Lobby, LobbySettings
+    from gloomtable.server.store import SeatRow, TableRow, open_store
+
+    store = open_store(tmp_path / "again.db")
+    seats = [SeatRow(0, "person", "random", "Ada", "tok-ada"), SeatRow(1, "bot", "random", "Cy", "")]
+    options = {"spectators": True, "turn_timer": 0, "on_timeout": "bot", "bot_delay_ms": 0,
+               "replace_absent": False, "absent_after": 20.0, "open_seats": [], "fixed_deal": True,
+               "lesson": "gloom"}
+    store.create_table(TableRow("old", "gloom", {"players": 2}, 5, options, False, "host", seats))
+    state, rng = make_game("gloom", {"players": 2}).new_initial_state(5), random.Random(1)
+    i = 0
+    while not state.is_over():
+        a = rng.choice(state.legal_actions())
+        state.apply(a)
+        store.append_action("old", i, a, 0, "person", None, state.is_over())
+        i += 1
+
+    async def again() -> dict[str, Any]:
+        lobby = Lobby(store, LobbySettings())
+        try:
+            return (await lobby.again("old", "tok-ada")).summary()
+        finally:
+            lobby.close()
+
+    new = asyncio.run(again())
+    assert new["fixed_deal"] is False and "lesson" not in new["options"] and not new["over"]
+    store.close()

@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.learn import load_lesson, shipped_lessons
@@ -331,11 +333,18 @@ class Lobby:
         if old.row.next_table:
             return self.get(old.row.next_table)
         config = {k: v for k, v in old.row.config.items() if k != "players"}
-        options = {k: v for k, v in old.options.items() if k not in ("open_seats", "fixed_deal")}
-        spec = TableSpec(game=old.row.game, config=config, listed=old.row.listed,
-                         seats=[{"kind": "open" if old.is_open_seat(s.index) else s.row.kind,
-                                 "level": s.row.level, "name": s.row.name} for s in old.seats],
-                         **options)
+        # the table options a request may give (not what the server notes beside them:
+        # open seats, a fixed deal, a lesson); the deal is new and random
+        options = {k: v for k, v in old.options.items()
+                   if k in TableSpec.model_fields and k not in ("seed", "seats", "config", "game", "listed")}
+        try:
+            spec = TableSpec(game=old.row.game, config=config, listed=old.row.listed,
+                             seats=[{"kind": "open" if old.is_open_seat(s.index) else s.row.kind,
+                                     "level": s.row.level, "name": s.row.name} for s in old.seats],
+                             **options)
+        except ValidationError as exc:
+            why = exc.errors()[0]["msg"]
+            raise ServerError("bad_table", f"this table cannot be played again: {why}") from None
         table, _ = await self.create(spec, seat_tokens=[s.row.token for s in old.seats],
                                      open_claimed=[s.row.claimed for s in old.seats])
         old.row.next_table = table.id
