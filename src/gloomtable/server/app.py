@@ -29,7 +29,7 @@ from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json
 from gloomtable.server.limits import RateLimits, ServerLimits
-from gloomtable.server.lobby import Lobby, LobbySettings, invite_path
+from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.table import Conn, LiveTable
@@ -175,8 +175,13 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         name = body.get("lesson")
         if not isinstance(name, str) or len(name) > 40:
             raise ServerError("bad_table", '"lesson" must name a shipped lesson')
+        delay = body.get("bot_delay_ms", LESSON_BOT_DELAY_MS)
+        # Tests ask for quicker bots; a lesson's bots are never slower than a newcomer's.
+        if not isinstance(delay, int) or isinstance(delay, bool) or not 0 <= delay <= LESSON_BOT_DELAY_MS:
+            raise ServerError("bad_table",
+                              f'"bot_delay_ms" must be a whole number from 0 to {LESSON_BOT_DELAY_MS}')
         lobby = lobby_of(request)
-        table, _host = await lobby.create_lesson(name)
+        table, _host = await lobby.create_lesson(name, bot_delay_ms=delay)
         token = table.seats[0].row.token
         return JSONResponse({"table": table.id, "link": invite_path(table.id, token)}, status_code=201)
 

@@ -204,7 +204,8 @@ class Lobby:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         return table
 
-    async def create_lesson(self, name: str) -> tuple[LiveTable, str]:
+    async def create_lesson(self, name: str, *,
+                            bot_delay_ms: int = LESSON_BOT_DELAY_MS) -> tuple[LiveTable, str]:
         """A lesson's table: the learner at seat 0, the lesson's bots, its deal. The deal
         is fixed by the lesson (public, like a rulebook's example), so the table is
         never listed and takes no spectators."""
@@ -215,7 +216,7 @@ class Lobby:
         seats = [SeatSpec(kind="person", name="")] + [
             SeatSpec(kind="bot", level=level) for level in lesson.bots]
         spec = TableSpec(game=lesson.game, config=lesson.config, seats=seats, listed=False,
-                         spectators=False, bot_delay_ms=LESSON_BOT_DELAY_MS, seed=lesson.seed)
+                         spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed)
         return await self.create(spec, lesson=lesson.id)
 
     async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,

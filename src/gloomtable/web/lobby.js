@@ -7,6 +7,7 @@ import { _, ngettext } from "./i18n.js";
 const REFRESH_MS = 5000;
 const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
 const PAGE = 20; // tables per page of the listing (the server caps it too)
+const LESSONS = ["gloom", "gloomier", "creatures"]; // the shipped lessons, named as their games
 
 function savedName() {
   try { return localStorage.getItem("gloomtable.name") || ""; } catch { return ""; }
@@ -106,12 +107,35 @@ export class Lobby {
       h("header", { class: "topbar" }, h("h1", {}, "gloomtable"),
         h("label", { class: "your-name" }, _("Your name"), " ", e.name)),
       h("main", { class: "lobby" },
-        h("div", { class: "lobby-col" }, form, e.created),
+        h("div", { class: "lobby-col" }, this.learn(), form, e.created),
         h("div", { class: "lobby-col" },
           h("h2", {}, _("Open tables")),
           h("button", { type: "button", onclick: () => this.refresh(), "data-testid": "refresh" }, _("Refresh")),
           e.list, e.pages)));
     this.buildOptions();
+  }
+
+  /** "Learn to play": a guided first game of each game (docs/learn.md), one button each. */
+  learn() {
+    const lessons = this.info.games.filter((g) => LESSONS.includes(g.name));
+    if (!lessons.length) return null;
+    this.els.learnError = h("p", { class: "error", role: "alert" });
+    return h("section", { class: "learn", "data-testid": "learn", "aria-labelledby": "learn-head" },
+      h("h2", { id: "learn-head" }, _("Learn to play")),
+      h("p", {}, _("A short guided game against bots: each step says what to look at and what to do.")),
+      h("div", { class: "learn-buttons" }, lessons.map((g) => h("button", { type: "button",
+        "data-testid": `learn-${g.name}`, onclick: () => this.startLesson(g.name) }, _(g.title)))),
+      this.els.learnError);
+  }
+
+  async startLesson(name) {
+    this.els.learnError.textContent = "";
+    try {
+      const r = await api("POST", "/api/lessons", { lesson: name });
+      location.assign(r.link);
+    } catch (err) {
+      this.els.learnError.textContent = err.message;
+    }
   }
 
   game() {

@@ -8,6 +8,7 @@ import { TableSocket } from "./net.js";
 import { GloomBoard } from "./gloom_table.js";
 import { CreaturesBoard } from "./creatures_table.js";
 import { chronicleSection } from "./chronicle.js";
+import { LessonPanel } from "./lesson.js";
 
 const LOG_SHOWN = 200;
 const AUTO_STAND_MS = 2500;
@@ -73,6 +74,7 @@ export class TablePage {
     this.logOpen = savedFlag("gloomtable.log", window.innerWidth > 900);
     this.zoomPinned = false;
     this.build();
+    this.lesson = new LessonPanel(this); // a guided game's steps (shown only at a lesson's table)
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     document.addEventListener("pointerdown", (ev) => {
       this.keyboardUsed = false;
@@ -240,7 +242,7 @@ export class TablePage {
   planStand() {
     const m = this.msg;
     const action = m && this.isMine() && this.board && this.board.letItStand ? this.board.letItStand(m) : null;
-    if (action === null || !this.autoStand || this.standHeld === m.state_id) {
+    if (action === null || !this.autoStand || this.standHeld === m.state_id || this.lesson.holdsStand(m)) {
       clearTimeout(this.standTimer);
       this.standTimer = null;
       this.standFor = null;
@@ -292,8 +294,9 @@ export class TablePage {
     } else if (m.type === "error") {
       this.pending = false;
       const text = ERROR_TEXT[m.code] ? ERROR_TEXT[m.code]() : this.names(m.message);
-      this.showNotice(text, m.code);
+      if (m.code !== "lesson_step") this.showNotice(text, m.code); // the lesson panel explains it
       if (this.msg) this.renderPrompt();
+      this.lesson.error(m);
     }
   }
 
@@ -404,6 +407,7 @@ export class TablePage {
     this.renderLog();
     this.renderEnd();
     this.planStand();
+    this.lesson.render(this.msg);
     this.els.zoom.hidden = this.els.zoom.hidden || !this.zoomPinned;
     if (focusKey !== null || (lost && this.keyboardUsed)) this.restoreFocus(focusKey);
   }
