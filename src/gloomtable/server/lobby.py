@@ -364,7 +364,7 @@ class Lobby:
         s = self.settings
         expired = dropped = 0
         for tid, t in list(self.tables.items()):
-            if t.conns:
+            if t.conns or t.present_elsewhere:  # a seat's page open here or on another process
                 continue
             idle = now - t.last_seen
             # finished, broken, or led (and expired) by another process: only leave memory
