@@ -411,3 +411,43 @@ def test_play_again_keeps_only_the_options_a_request_may_give(tmp_path: Path) ->
     new = asyncio.run(again())
     assert new["fixed_deal"] is False and "lesson" not in new["options"] and not new["over"]
     store.close()
+
+
+@pytest.mark.parametrize("env", [{}, {"XDG_DATA_HOME": "xdg"}, {"GLOOMTABLE_DB": "mine/tables.db"}])
+def test_the_default_database_is_in_the_users_data_folder(tmp_path: Path, env: dict[str, str]) -> None:
+    """`gloom serve` with no --db writes where a user expects, never into the folder it
+    was started from (a clone's working tree)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from gloomtable.server.testing import free_port
+
+    home, cwd = tmp_path / "home", tmp_path / "clone"
+    home.mkdir()
+    cwd.mkdir()
+    full = {k: v if k != "XDG_DATA_HOME" or Path(v).is_absolute() else str(tmp_path / v)
+            for k, v in env.items()}
+    want = {"": home / ".local/share/gloomtable/tables.db",
+            "XDG_DATA_HOME": Path(full.get("XDG_DATA_HOME", "")) / "gloomtable/tables.db",
+            "GLOOMTABLE_DB": cwd / "mine/tables.db"}[next(iter(env), "")]
+    clean = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "GLOOMTABLE_DB")}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gloomtable.server", "--port", str(port)], cwd=cwd,
+                            env={**clean, "HOME": str(home), **full}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        assert want.exists(), sorted(p for p in tmp_path.rglob("*.db"))
+        assert not list(cwd.glob("*.db"))
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
