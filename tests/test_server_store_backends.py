@@ -322,3 +322,18 @@ def test_the_listing_reads_listed_unfinished_tables_a_page_at_a_time(store: Stor
     page, total = store.listed_tables(1, 2)
     assert total == 3 and [r.id for r in page] == ["t2", "t4"]
     assert page[0].seats[0].name == "Ada" and page[0].actions == []
+
+
+def test_libpq_parameters_in_the_url_reach_the_database() -> None:
+    """``schema`` is ours; every other parameter goes to libpq exactly as written."""
+    from gloomtable.server.store_postgres import PostgresStore
+
+    with fresh_schema() as url:
+        store = PostgresStore(url + "&options=-c%20synchronous_commit%3Doff")
+        try:
+            with store.pool.connection() as conn:
+                got = conn.execute("SELECT current_setting('synchronous_commit'), current_schema()"
+                                   ).fetchone()
+            assert got == ("off", url.rsplit("=", 1)[1])
+        finally:
+            store.close()

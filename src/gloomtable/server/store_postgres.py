@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
@@ -50,7 +50,8 @@ def split_url(url: str) -> tuple[str, str]:
     if not _SCHEMA_NAME.fullmatch(schema):
         raise StoreError(f"cannot use the database {shown(url)}: schema must be lower-case letters, "
                          f"digits and _ (at most 63), got {schema[:70]!r}")
-    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    # the other parameters go to libpq exactly as written (re-encoding could turn %20 into +)
+    rest = "&".join(x for x in parts.query.split("&") if x and not x.startswith("schema="))
     return urlunsplit(parts._replace(query=rest)), schema
 
 
