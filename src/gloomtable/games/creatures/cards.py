@@ -183,7 +183,10 @@ def load_set(path: str | Path | None = None) -> CreatureSet:
         try:
             text, source = Path(path).read_text(encoding="utf-8"), str(path)
         except OSError as exc:
-            raise CreatureSetError(f"cannot read {path}: {exc.strerror}") from exc
+            hint = "" if str(path).endswith(".toml") else (
+                "; a Crazy Creatures --sets names the shipped set 'creatures' or a deck file "
+                "(.toml); Gloom's sets (classic, gloomier) do not fit this game")
+            raise CreatureSetError(f"cannot read {path}: {exc.strerror}{hint}") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
