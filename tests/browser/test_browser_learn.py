@@ -230,3 +230,37 @@ def test_a_lessons_bot_delay_is_validated(server: ServerProcess) -> None:
         assert "bot_delay_ms" in r.json()["message"]
     r = httpx.post(server.url + "/api/lessons", json={"lesson": "gloom", "bot_delay_ms": 0})
     assert r.status_code == 201
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_rules_draw_stacks_with_the_tables_renderer(browser: Any, server: ServerProcess,
+                                                        lang: str) -> None:
+    """The rules panel's drawn examples: the cardinal rule (R-G4) worked out on real SVG
+    stacks, and an Untimely Death (R-G11, R-G23), captions in the page's language."""
+    ctx = browser.new_context(locale=LOCALES[lang], viewport=DESKTOP)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(server.url + "/")
+        page.click("[data-testid=rules-button]")
+        pictures = page.locator("[data-testid=rules-pictures]")
+        pictures.wait_for()
+        figures = pictures.locator("figure")
+        assert figures.count() == 3
+        layers = [figures.nth(i).locator("svg.stack").get_attribute("data-layers") for i in range(3)]
+        assert layers == ["2", "3", "3"]
+        assert figures.nth(2).locator(".skull").count() == 1  # the Death on top: dead
+        tr = translator(lang).gettext
+        shown = [w.inner_text() for w in pictures.locator("[data-testid=example-self-worth]").all()]
+        assert shown == [tr("Self-Worth {points}").format(points=p) for p in ("-10", "+5", "-10")]
+        caption = figures.nth(1).locator("figcaption").inner_text()
+        cardinal = ("The cardinal rule: a card covers every region it prints in, and only what shows counts. "
+                    "The +10 covers the −10, so the stack is worth +10 − 5 = +5; the duck still shows.")
+        assert tr(cardinal) in caption
+        if lang == "en":
+            pictures.scroll_into_view_if_needed()
+            shoot(page, "rules-stacks")
+        errors.check()
+    finally:
+        ctx.close()

@@ -5,6 +5,7 @@
 // log of the table in the same language (docs/i18n.md).
 
 import { _ } from "./i18n.js";
+import { stackExamples } from "./rules_pictures.js";
 
 const KEY = "gloomtable.lang";
 const COOKIE = "gloomtable_lang";
@@ -81,6 +82,7 @@ async function toggleRules() {
       pre.textContent = r.ok ? await r.text() : "";
     } catch { pre.textContent = ""; }
     panel.append(pre);
+    if (game === "gloom") panel.append(stackExamples()); // the cardinal rule, drawn
   }
   document.body.append(panel);
 }
