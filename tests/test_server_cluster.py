@@ -163,9 +163,10 @@ def stored_actors(url: str, tid: str) -> list[tuple[int, str]]:
 
 
 def test_lobby_joining_presence_and_stand_ins_work_across_processes(tmp_path: Path) -> None:
-    """A listed table made on A is in B's lobby and joined through B; A (its leader) sees
-    Ada's page on B as connected and lets no stand-in play for her, until she leaves.
-    (Before she joined, the stand-in played her seat: nobody had sat there for absent_after.)"""
+    """A listed table made on A is in B's lobby; two people join its one open seat at once
+    through A and B, and one gets it. A (the table's leader) sees the winner's page on B
+    as connected and lets no stand-in play for that seat until the page leaves. (Before
+    anyone joined, the stand-in played the seat: nobody had sat there for absent_after.)"""
     from cluster_support import stored_record
 
     with fresh_schema() as url:
@@ -178,10 +179,24 @@ def test_lobby_joining_presence_and_stand_ins_work_across_processes(tmp_path: Pa
             tid = r.json()["id"]
             listed = httpx.get(b.url + "/api/tables").json()
             assert [x["id"] for x in listed["tables"]] == [tid] and listed["tables"][0]["open_seats"] == 1
-            joined = httpx.post(f"{b.url}/api/tables/{tid}/join", json={"name": "Ada"})
-            assert joined.status_code == 200, joined.text
+            answers: dict[str, httpx.Response] = {}
+            gate = threading.Barrier(2)
+
+            def join(srv: ServerProcess, name: str) -> None:
+                gate.wait()
+                answers[name] = httpx.post(f"{srv.url}/api/tables/{tid}/join", json={"name": name},
+                                           timeout=10)
+
+            racers = [threading.Thread(target=join, args=x) for x in ((a, "Eve"), (b, "Ada"))]
+            for x in racers:
+                x.start()
+            for x in racers:
+                x.join()
+            # one open seat, two joins at once through two processes: exactly one gets it
+            assert sorted(r.status_code for r in answers.values()) == [200, 409], answers
+            winner, joined = next((k, r) for k, r in answers.items() if r.status_code == 200)
             assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["name"]
-                            == "Ada", 5)
+                            == winner, 5)
             ada = Person(0, joined.json()["token"], tid, [b])
             assert wait_for(lambda: (ada.poll(), ada.deciding())[1], 20)
             assert lease_holder(url, tid) == member_id(a)  # A leads; Ada is on B

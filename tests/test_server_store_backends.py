@@ -337,3 +337,15 @@ def test_libpq_parameters_in_the_url_reach_the_database() -> None:
             assert got == ("off", url.rsplit("=", 1)[1])
         finally:
             store.close()
+
+
+def test_a_seat_is_claimed_once_and_the_next_table_named_once(store: Store) -> None:
+    store.create_table(row())
+    assert store.claim_seat("t1", 0, "Ada", "tok-a")
+    assert not store.claim_seat("t1", 0, "Eve", "tok-e")  # taken: nothing written
+    got = store.load("t1")
+    assert got is not None and (got.seats[0].name, got.seats[0].token, got.seats[0].claimed) == \
+        ("Ada", "tok-a", True)
+    assert store.set_next_table("t1", "n1")
+    assert not store.set_next_table("t1", "n2")
+    assert store.load("t1").next_table == "n1"  # type: ignore[union-attr]

@@ -310,13 +310,11 @@ class Lobby:
             raise ServerError("game_over", "that game is over", 409)
         for seat in table.seats:
             if table.is_open_seat(seat.index) and not seat.row.claimed:
-                seat.row.claimed = True
-                seat.row.token = new_token()
-                name = clean_name(name)
-                if name:
-                    seat.row.name = name
-                table.store.update_seat(tid, seat.index, name=seat.row.name, claimed=True,
-                                        token=seat.row.token)
+                token, taker = new_token(), clean_name(name) or seat.row.name
+                if not table.store.claim_seat(tid, seat.index, taker, token):
+                    seat.row.claimed = True  # through another process, just now: its NOTIFY brings the rest
+                    continue
+                seat.row.claimed, seat.row.token, seat.row.name = True, token, taker
                 table.touch()
                 table.broadcast_seats()
                 return {"seat": seat.index, "token": seat.row.token,
@@ -348,8 +346,17 @@ class Lobby:
             raise ServerError("bad_table", f"this table cannot be played again: {why}") from None
         table, _ = await self.create(spec, seat_tokens=[s.row.token for s in old.seats],
                                      open_claimed=[s.row.claimed for s in old.seats])
+        if not self.store.set_next_table(old.id, table.id):  # another process played again first
+            table.close()
+            del self.tables[table.id]
+            self.store.delete_table(table.id)
+            stored = self.store.load(old.id)
+            old.row.next_table = stored.next_table if stored else None
+            old.broadcast()
+            if old.row.next_table is None:
+                raise ServerError("server_busy", "the next game could not be started; try again", 503)
+            return self.get(old.row.next_table)
         old.row.next_table = table.id
-        self.store.set_next_table(old.id, table.id)
         old.broadcast()
         return table
 

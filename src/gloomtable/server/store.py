@@ -119,7 +119,12 @@ class Store(Protocol):
         """Forget a table whole: its seats, actions and lease (an unfinished table
         that expired with nobody at it)."""
 
-    def set_next_table(self, table_id: str, next_id: str) -> None: ...
+    def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:
+        """Take a seat nobody has taken (a Join): False, and nothing written, if
+        someone (through any process) took it first."""
+
+    def set_next_table(self, table_id: str, next_id: str) -> bool:
+        """Name the table played next, once: False if another was named first."""
 
     def load(self, table_id: str, since: int = 0) -> TableRow | None:
         """The table, its seats, and its actions from index ``since`` on, in one snapshot."""

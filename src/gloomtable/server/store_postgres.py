@@ -193,10 +193,21 @@ class PostgresStore:
             conn.execute("DELETE FROM tables WHERE id=%s", (table_id,))
             self._notify(conn, table_id)
 
-    def set_next_table(self, table_id: str, next_id: str) -> None:
+    def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:
         with self._tx() as conn:
-            conn.execute("UPDATE tables SET next_table=%s WHERE id=%s", (next_id, table_id))
-            self._notify(conn, table_id)
+            done = conn.execute("UPDATE seats SET claimed=1, name=%s, token=%s WHERE table_id=%s"
+                                " AND seat=%s AND claimed=0", (name, token, table_id, seat)).rowcount == 1
+            if done:
+                self._notify(conn, table_id)
+            return done
+
+    def set_next_table(self, table_id: str, next_id: str) -> bool:
+        with self._tx() as conn:
+            done = conn.execute("UPDATE tables SET next_table=%s WHERE id=%s AND next_table IS NULL",
+                                (next_id, table_id)).rowcount == 1
+            if done:
+                self._notify(conn, table_id)
+            return done
 
     # --- reading -----------------------------------------------------------------
 

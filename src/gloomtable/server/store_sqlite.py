@@ -147,9 +147,15 @@ class SqliteStore:
             db.execute("DELETE FROM presence WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM tables WHERE id=?", (table_id,))
 
-    def set_next_table(self, table_id: str, next_id: str) -> None:
+    def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:
         with self._tx() as db:
-            db.execute("UPDATE tables SET next_table=? WHERE id=?", (next_id, table_id))
+            return db.execute("UPDATE seats SET claimed=1, name=?, token=? WHERE table_id=? AND seat=?"
+                              " AND claimed=0", (name, token, table_id, seat)).rowcount == 1
+
+    def set_next_table(self, table_id: str, next_id: str) -> bool:
+        with self._tx() as db:
+            return db.execute("UPDATE tables SET next_table=? WHERE id=? AND next_table IS NULL",
+                              (next_id, table_id)).rowcount == 1
 
     # --- reading -----------------------------------------------------------------
 
