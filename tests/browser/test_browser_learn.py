@@ -180,9 +180,26 @@ def test_each_lesson_is_completed_by_doing_what_the_page_asks(browser: Any, serv
         complete = tr("Lesson complete: all {total} steps done.").format(total=len(lesson.steps))
         assert complete in panel.inner_text()
         no_page_scroll(page)
+        if name == "creatures":
+            play_on_to_the_end(page)
+            assert page.locator("[data-testid=lesson-say]").inner_text() == tr(lesson.end)
         errors.check()
     finally:
         ctx.close()
+
+
+def play_on_to_the_end(page: Any) -> None:
+    """After the steps, the learner plays on by the page's suggestions until the game ends."""
+    for _ in range(MAX_MOVES):
+        page.wait_for_function("""() => { const p = window.gloomtablePage;
+            return p.msg.over || (p.isMine() && !p.pending && p.msg.lesson.suggest !== undefined); }""")
+        snap = page.evaluate(SNAPSHOT)
+        if snap["over"]:
+            return
+        page.click("[data-testid=lesson-suggest]")
+        click_action(page, snap, snap["lesson"]["suggest"], "lesson-suggested")
+        moved(page, snap["sid"])
+    raise AssertionError(f"the game did not end after {MAX_MOVES} more moves")
 
 
 def marked_step(page: Any, snap: dict[str, Any], lang: str) -> None:
