@@ -258,3 +258,29 @@ def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: Serve
         assert not errors, errors
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("locale", "title"), [("es", "Las locas criaturas del Dr. Gloom"),
+                                                ("ru", "Безумные твари доктора Глума")])
+def test_lobby_names_the_games_in_the_page_language(browser: Any, server: ServerProcess,
+                                                    locale: str, title: str) -> None:
+    """The Game menu and the list of open tables give each game's title in the page's
+    language, as the Learn to play buttons do (they showed the English title)."""
+    import httpx
+
+    body = {"game": "creatures", "listed": True,
+            "seats": [{"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]}
+    made = httpx.post(server.url + "/api/tables", json=body, timeout=10)
+    assert made.status_code == 201, made.text
+    ctx, page, errors = new_page(browser, locale)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=game]")
+        options = page.locator("[data-testid=game] option[value=creatures]").inner_text()
+        assert options == title
+        row = page.locator(f".table-row[data-table='{made.json()['id']}'] strong")
+        row.wait_for()
+        assert row.inner_text() == title
+        assert not errors, errors
+    finally:
+        ctx.close()

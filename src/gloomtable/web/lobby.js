@@ -61,7 +61,7 @@ export class Lobby {
       name: h("input", { type: "text", maxlength: 40, value: savedName(), "data-testid": "your-name",
         placeholder: _("Your name"), oninput: (ev) => saveName(ev.target.value.trim()) }),
       game: h("select", { name: "game", "data-testid": "game", onchange: () => this.buildOptions() },
-        games.map((g) => h("option", { value: g.name }, g.title))),
+        games.map((g) => h("option", { value: g.name }, _(g.title)))),
       players: h("select", { name: "players", "data-testid": "players", onchange: () => this.buildSeats() }),
       options: h("div", { class: "game-options" }),
       seats: h("div", { class: "seat-rows", "data-testid": "seat-rows" }),
@@ -259,7 +259,7 @@ export class Lobby {
       this.refresh();
       return;
     }
-    const games = Object.fromEntries(this.info.games.map((g) => [g.name, g.title]));
+    const games = Object.fromEntries(this.info.games.map((g) => [g.name, _(g.title)]));
     const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
       h("strong", {}, games[t.game] || t.game), " ",
       h("span", { class: "seat-list" }, t.seats.join(", ")), " ",
