@@ -117,7 +117,7 @@ def play_game(game: Game, game_name: str, levels: list[str], gs: int,
         actions.append(a)
     result = state.result()
     if save_dir is not None:
-        GameRecord(game_name, game.config_dict(), gs, actions).save(save_dir / f"{game_name}-{gs}.json")
+        GameRecord.of(game, gs, actions).save(save_dir / f"{game_name}-{gs}.json")
     return GameOutcome(len(actions), int(result.details.get("rounds", 0)), bool(result.capped),
                        tuple(result.returns()))
 

@@ -143,7 +143,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
     _, ngettext = loc.tr.gettext, loc.tr.ngettext
     n = game.num_players
     state = game.new_initial_state(seed)
-    record = GameRecord(game.name, game.config_dict(), seed)
+    record = GameRecord.of(game, seed)
     agents = seat_bots(bots, game.name, seed, list(range(humans, n)))
     news: dict[int, list[str]] = {p: [] for p in range(humans)}
     last_human: int | None = None

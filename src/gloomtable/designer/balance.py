@@ -78,7 +78,7 @@ def play_one(game: Game, levels: list[str], seed: int, i: int) -> GameRecord:
         a = bot_action(bots[state.current_player()], state, state.legal_actions())
         state.apply(a)
         actions.append(a)
-    return GameRecord(game.name, game.config_dict(), gs, actions)
+    return GameRecord.of(game, gs, actions)
 
 
 def _play_chunk(config: dict[str, Any], levels: list[str], seed: int,

@@ -26,6 +26,18 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
     narration: dict[int, str] = field(default_factory=dict)
     """Optional narration line per action index (R-G27)."""
+    decks: dict[str, dict[str, str]] = field(default_factory=dict)
+    """The decks the game was played with, by set name or deck file: ``sha256`` of each,
+    and a deck file's whole ``text``, so the record replays without the file (see
+    :meth:`of`). Empty in records made before decks were recorded."""
+
+    @classmethod
+    def of(cls, game: Game, seed: int, actions: list[int] | None = None) -> GameRecord:
+        """A record of a game of ``game``, carrying the decks it was made from (a game
+        that has decks says so with a ``deck_copies`` mapping)."""
+        copies = getattr(game, "deck_copies", None) or {}
+        return cls(game.name, game.config_dict(), seed, list(actions or []),
+                   decks={k: dict(v) for k, v in copies.items()})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -35,6 +47,7 @@ class GameRecord:
             "seed": self.seed,
             "actions": list(self.actions),
             "narration": {str(k): v for k, v in sorted(self.narration.items())},
+            **({"decks": self.decks} if self.decks else {}),
         }
 
     def to_json(self) -> str:
@@ -64,7 +77,16 @@ class GameRecord:
             if not (isinstance(k, str) and k.isdigit() and isinstance(v, str)):
                 raise RecordFormatError(f"narration entry {k!r} must map an action index to text")
             narration[int(k)] = v
-        return cls(data["game"], data["config"], data["seed"], list(actions), narration)
+        decks = data.get("decks", {})
+        if not isinstance(decks, dict):
+            raise RecordFormatError("field 'decks' must be an object")
+        for k, v in decks.items():
+            if not (isinstance(v, dict) and isinstance(v.get("sha256"), str)
+                    and all(isinstance(x, str) for x in v.values())
+                    and set(v) <= {"sha256", "text"}):
+                raise RecordFormatError(f"decks entry {k!r} must be an object with a 'sha256' "
+                                        "string and, for a deck file, its 'text'")
+        return cls(data["game"], data["config"], data["seed"], list(actions), narration, decks)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -10,14 +10,16 @@ from gloomtable.engine.record import GameRecord, replay
 GAMES = ("gloom", "gloomier", "creatures")
 
 
-def make_game(name: str, config: dict[str, Any] | None = None) -> Game:
-    """Build a game by name from a plain config dict (as stored in records)."""
+def make_game(name: str, config: dict[str, Any] | None = None,
+              decks: dict[str, dict[str, str]] | None = None) -> Game:
+    """Build a game by name from a plain config dict (as stored in records); ``decks``:
+    the copies of its decks a record carries (:attr:`GameRecord.decks`)."""
     config = dict(config or {})
     if name in ("gloom", "gloomier"):
         from gloomtable.games.gloom.game import GloomGame
 
         # "gloomier" is Gloom with the Gloomier set by default (R-H1..R-H10).
-        return GloomGame.from_dict(config, name=name)
+        return GloomGame.from_dict(config, name=name, decks=decks)
     if name == "creatures":
         from gloomtable.games.creatures.game import CreaturesGame
 
@@ -26,5 +28,6 @@ def make_game(name: str, config: dict[str, Any] | None = None) -> Game:
 
 
 def replay_record(record: GameRecord):
-    """Replay a record by building its game from the record's own name and config."""
-    return replay(make_game(record.game, record.config), record)
+    """Replay a record by building its game from the record's own name, config and
+    decks (a deck that changed since stops it with an error that says so)."""
+    return replay(make_game(record.game, record.config, record.decks), record)

@@ -42,7 +42,7 @@ class Decoded(NamedTuple):
     kind: Kind
     card: int = -1
     target: int = -1  # a Character card index for PLAY
-    index: int = -1  # family or player index
+    index: int = -1  # type: ignore[assignment]  # family or player index (shadows tuple.index)
 
 
 class Codec:

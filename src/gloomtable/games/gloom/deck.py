@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
 from gloomtable.engine import GloomtableError
 from gloomtable.games.gloom.cards import (
@@ -30,6 +30,8 @@ from gloomtable.games.gloom.cards import (
     Region,
     Step,
 )
+from gloomtable.games.gloom.deck_schema import BackSpec, CharacterSpec, DeckSpec
+from gloomtable.games.gloom.deck_schema import json_schema as json_schema  # re-exported: `gloom deck schema`
 from gloomtable.games.gloom.effects import PRIMITIVES
 
 SHIPPED_SETS = ("classic", "gloomier")
@@ -50,142 +52,6 @@ class DeckError(GloomtableError, ValueError):
         self.problems = problems
         lines = "\n".join(f"  {source}: {p}" for p in problems)
         super().__init__(f"{len(problems)} problem(s) in deck {source}:\n{lines}")
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SlotsSpec(_Strict):
-    """Printed slots by name; an omitted slot is unprinted (see-through)."""
-
-    top: Any = None
-    middle: Any = None
-    bottom: Any = None
-
-
-class PointsSpec(SlotsSpec):
-    top: int | None = Field(None, ge=-100, le=100)
-    middle: int | None = Field(None, ge=-100, le=100)
-    bottom: int | None = Field(None, ge=-100, le=100)
-
-
-class IconsSpec(SlotsSpec):
-    top: str | None = None
-    middle: str | None = None
-    bottom: str | None = None
-
-
-def _step_schema() -> dict[str, Any]:
-    alternatives = []
-    for prim in PRIMITIVES.values():
-        props: dict[str, Any] = {prim.name: prim.adapter.json_schema()}
-        required = [prim.name]
-        if prim.name == "if_icon":
-            props["do"] = {"type": "array", "items": {"$ref": "#/$defs/Step"}}
-            required.append("do")
-        alternatives.append({
-            "type": "object", "description": prim.doc, "properties": props,
-            "required": required, "additionalProperties": False,
-        })
-    return {"oneOf": alternatives}
-
-
-class EffectSpec(_Strict):
-    when: Literal["immediate", "continuous", "persistent", "response"]
-    do: list[dict[str, Any]] = Field(min_length=1, max_length=12)
-
-
-class CardSpec(_Strict):
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    name: str = Field(min_length=1, max_length=80)
-    text: str = Field("", max_length=400, description="Effect text as printed.")
-    flavour: str = Field("", max_length=400)
-    points: PointsSpec = PointsSpec()
-    icons: IconsSpec = IconsSpec()
-    effects: list[EffectSpec] = Field(default_factory=list, max_length=6)
-    portrait: bool | None = Field(None, description="Prints a central illustration.")
-    persistent_icon: bool = False
-    persistent_requires: list[Literal["persistent_icon", "portrait", "text"]] = Field(
-        default_factory=lambda: ["persistent_icon"]
-    )
-
-
-class BackSpec(_Strict):
-    """The reverse side of a double-sided Character (R-H1): an Unwelcome Guest or a Story."""
-
-    type: Literal["guest", "story"]
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    name: str = Field(min_length=1, max_length=80)
-    text: str = Field("", max_length=400)
-    flavour: str = Field("", max_length=400)
-    requires: dict[str, int] = Field(
-        default_factory=dict, description="Stories: icon -> how many the claimer's family must show.")
-    effects: list[EffectSpec] = Field(default_factory=list, max_length=6)
-    persistent_requires: list[Literal["persistent_icon", "portrait", "text"]] = Field(
-        default_factory=lambda: ["persistent_icon", "portrait"],
-        description="Guests: regions that must show for their persistent effects to hold (R-G19).")
-    gender: Literal["feminine", "masculine", "plural"] | None = Field(
-        None, description="Grammatical gender, for translations that inflect (masculine if unset).")
-
-
-class CharacterSpec(CardSpec):
-    family: str
-    back: BackSpec | None = None
-    gender: Literal["feminine", "masculine", "plural"] | None = Field(
-        None, description="Grammatical gender, for translations that inflect (masculine if unset).")
-
-
-class FamilySpec(_Strict):
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    name: str = Field(min_length=1, max_length=80)
-    flavour: str = Field("", max_length=400)
-
-
-class ComponentsSpec(_Strict):
-    characters: int | None = Field(None, ge=0, le=500)
-    modifiers: int | None = Field(None, ge=0, le=2000)
-    events: int | None = Field(None, ge=0, le=500)
-    untimely_deaths: int | None = Field(None, ge=0, le=500)
-    families: int | None = Field(None, ge=0, le=100)
-    guests: int | None = Field(None, ge=0, le=500)
-    stories: int | None = Field(None, ge=0, le=500)
-
-
-class SetSpec(_Strict):
-    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    name: str = Field(min_length=1, max_length=120)
-    description: str = ""
-    icons: list[str] = Field(default_factory=list, description="Icons this deck adds.")
-    components: ComponentsSpec = ComponentsSpec()
-
-
-class DeckSpec(_Strict):
-    """The whole deck file."""
-
-    set: SetSpec
-    families: list[FamilySpec] = Field(default_factory=list)
-    characters: list[CharacterSpec] = Field(default_factory=list)
-    modifiers: list[CardSpec] = Field(default_factory=list)
-    events: list[CardSpec] = Field(default_factory=list)
-    untimely_deaths: list[CardSpec] = Field(default_factory=list)
-
-    @field_validator("modifiers", "events", "untimely_deaths", "characters")
-    @classmethod
-    def _bounded(cls, v: list[Any]) -> list[Any]:
-        if len(v) > 2000:
-            raise ValueError("at most 2000 cards of one type")
-        return v
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of a deck file, with every effect primitive spelled out."""
-    schema = DeckSpec.model_json_schema()
-    defs = schema.setdefault("$defs", {})
-    defs["Step"] = _step_schema()
-    defs["EffectSpec"]["properties"]["do"]["items"] = {"$ref": "#/$defs/Step"}
-    schema["title"] = "gloomtable Gloom deck"
-    return schema
 
 
 def _card_label(data: Any, table: str, idx: int) -> str:
@@ -457,23 +323,26 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
     return Deck(spec.set.id, spec.set.name, source, tuple(cards), families, tuple(icons))
 
 
-def load_deck(path_or_set: str | Path, index_offset: int = 0) -> Deck:
-    """Load a deck file, or a shipped set by name (``classic``)."""
+def read_set(path_or_set: str | Path) -> tuple[str, str]:
+    """The text of a deck file, or of a shipped set by name (``classic``), and the
+    source its errors name."""
     name = str(path_or_set)
     if name in SHIPPED_SETS:
         res = resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml")
-        text = res.read_text(encoding="utf-8")
-        source = f"{name}.toml"
-    else:
-        path = Path(name)
-        source = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise DeckError(source, [f"no such file, and not a shipped set "
-                                     f"({', '.join(SHIPPED_SETS)})"]) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DeckError(source, [f"cannot read: {exc}"]) from None
+        return f"{name}.toml", res.read_text(encoding="utf-8")
+    path = Path(name)
+    source = str(path)
+    try:
+        return source, path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DeckError(source, [f"no such file, and not a shipped set "
+                                 f"({', '.join(SHIPPED_SETS)})"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError(source, [f"cannot read: {exc}"]) from None
+
+
+def parse_deck(text: str, source: str, index_offset: int = 0) -> Deck:
+    """A deck from the TOML ``text`` of ``source``. Raises :class:`DeckError`."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -481,6 +350,12 @@ def load_deck(path_or_set: str | Path, index_offset: int = 0) -> Deck:
     except RecursionError:
         raise DeckError(source, ["not valid TOML: nested too deeply"]) from None
     return build_deck(data, source, index_offset)
+
+
+def load_deck(path_or_set: str | Path, index_offset: int = 0) -> Deck:
+    """Load a deck file, or a shipped set by name (``classic``)."""
+    source, text = read_set(path_or_set)
+    return parse_deck(text, source, index_offset)
 
 
 def combine(decks: list[Deck]) -> Deck:

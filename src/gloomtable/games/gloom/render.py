@@ -78,7 +78,7 @@ def render_text(state: Board, player: int | None) -> str:
         lines.append("\nBeing played: " + ", ".join(cards[c].name for c in view["in_play"]))
     if view["hand"] is not None:
         lines.append(f"\nYour hand ({len(view['hand'])}, draw limit "
-                     f"{view['draw_limits'][player]}):")  # type: ignore[index]
+                     f"{view['draw_limits'][player]}):")
         for c in view["hand"]:
             card = cards[c]
             pts = _slots(list(card.points), "+d") if any(

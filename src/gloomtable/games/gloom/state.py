@@ -46,7 +46,7 @@ def _as_action(action: object) -> int:
     if isinstance(action, bool):
         raise MalformedActionError(f"an action is an integer, got {action!r}")
     try:
-        return operator.index(action)  # type: ignore[call-overload]
+        return operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         raise MalformedActionError(f"an action is an integer, got {action!r}") from None
 

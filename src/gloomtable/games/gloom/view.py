@@ -32,7 +32,8 @@ def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
                 live.append(stack[text].index)
             live += [c.index for c in v.persistent_cards() if _has(c, "persistent")]
         v.view_facts = (stack[text].index if text >= 0 else None, tuple(live), dead)
-    return v.view_facts
+    facts: tuple[int | None, tuple[int, ...], bool] = v.view_facts
+    return facts
 
 
 def character_view(state: Board, c: int) -> dict[str, Any]:
