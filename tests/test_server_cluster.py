@@ -51,7 +51,7 @@ def test_two_processes_play_one_table_to_the_end(tmp_path: Path) -> None:
             ada = Person(0, tokens[0], str(t["id"]), [a, b])
             bo = Person(1, tokens[1], str(t["id"]), [b, a])
             people = [ada, bo]
-            raced = False
+            raced, held_by = False, None
             deadline = time.monotonic() + 300
             while not (ada.latest and ada.latest["over"] and bo.latest and bo.latest["over"]):
                 assert time.monotonic() < deadline, "the game did not end"
@@ -61,6 +61,7 @@ def test_two_processes_play_one_table_to_the_end(tmp_path: Path) -> None:
                     if p.deciding():
                         if not raced:
                             raced = True
+                            held_by = lease_holder(url, str(t["id"]))
                             race_one_move(p, b if p.on is a else a)
                         else:
                             p.act()
@@ -68,8 +69,8 @@ def test_two_processes_play_one_table_to_the_end(tmp_path: Path) -> None:
             record, actors = check_against_replay(url, str(t["id"]), people)
             assert {who for _, who in actors} == {"person", "bot"}
             assert len(record.actions) == len(set(range(len(record.actions))))
-            holder = lease_holder(url, str(t["id"]))
-            assert holder in (member_id(a), member_id(b))
+            assert held_by in (member_id(a), member_id(b))  # one of the two led it
+            assert wait_for(lambda: lease_holder(url, str(t["id"])) is None, 5)  # and let go once it ended
 
 
 KILLS = 20

@@ -27,6 +27,7 @@ import secrets
 from typing import TYPE_CHECKING
 
 from gloomtable.engine import GloomtableError
+from gloomtable.server.errors import ServerError
 
 if TYPE_CHECKING:
     from gloomtable.server.lobby import Lobby
@@ -96,9 +97,12 @@ class Cluster:
             log.warning("table %s: lease lost; another process leads it now", tid)
             self._set_leader(tid, False)
         self.held = still
-        for tid in still:  # a process that died tells nobody: its pages' presence just expires
+        for tid in list(still):
             table = self.lobby.tables.get(tid)
-            if table is not None and table.present_elsewhere:
+            if table is None or table.over:  # finished (or deleted): nothing left to run
+                self.store.release_lease(tid, self.holder)
+                self.held.discard(tid)
+            elif table.present_elsewhere:  # a process that died tells nobody: its presence just expires
                 table.refresh_presence()
         for tid in self.store.free_tables(TAKE_AT_ONCE):
             if not self.lead(tid):
@@ -107,7 +111,7 @@ class Cluster:
             if table is None:
                 try:
                     table = self.lobby.get(tid)
-                except (GloomtableError, ValueError, KeyError) as exc:
+                except (GloomtableError, ServerError, ValueError, KeyError) as exc:  # broken, or just deleted
                     log.error("table %s cannot be taken over: %s", tid, exc)
                     continue
             elif not table.lock.locked():
