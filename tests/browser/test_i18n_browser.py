@@ -140,7 +140,7 @@ def test_the_language_switch_is_remembered(browser: Any, server: ServerProcess) 
         assert "Новый стол" in page.inner_text("body")
         assert page.locator("[data-testid=lang-switch]").input_value() == "ru"
         page.click("[data-testid=rules-button]")
-        page.wait_for_selector("[data-testid=rules-panel] pre")
+        page.wait_for_selector("[data-testid=rules-panel] .rules-text p")
         assert "Считается только видимое" in page.inner_text("[data-testid=rules-panel]")
         with page.expect_navigation():
             page.select_option("[data-testid=lang-switch]", "en")
@@ -282,5 +282,28 @@ def test_lobby_names_the_games_in_the_page_language(browser: Any, server: Server
         row.wait_for()
         assert row.inner_text() == title
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "es", "ru"])
+def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProcess, locale: str) -> None:
+    """The Rules panel draws the reference's headings, bold words and lists (it showed
+    the Markdown itself: "# Gloom...", "**Goal.**", lines broken where the file breaks)."""
+    from conftest import PageErrors
+
+    ctx, page, _ = new_page(browser, locale)
+    try:
+        errors = PageErrors(page)  # a CSP violation of the drawn HTML fails here too
+        page.goto(server.url + "/")
+        page.click("[data-testid=rules-button]")
+        panel = page.locator("[data-testid=rules-panel]")
+        panel.locator(".rules-text p").first.wait_for()
+        assert panel.locator(".rules-text h1").count() == 2  # Gloom's and Crazy Creatures'
+        assert panel.locator(".rules-text strong").count() > 5
+        assert panel.locator(".rules-text li").count() > 3
+        text = panel.inner_text()
+        assert "**" not in text and "\n# " not in text and not text.startswith("#")
+        errors.check()
     finally:
         ctx.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from importlib import resources
 
+from markdown_it import MarkdownIt
+
 from gloomtable.engine import ConfigError
 from gloomtable.i18n.catalog import LANGUAGES
 
@@ -20,3 +22,10 @@ def rules_text(game: str, lang: str) -> str:
     lang = lang if lang in LANGUAGES else "en"
     return resources.files("gloomtable").joinpath("locale", lang, "rules", f"{key}.md").read_text(
         encoding="utf-8")
+
+
+def rules_html(markdown: str) -> str:
+    """A rules reference drawn as HTML for the page (headings, paragraphs, bold,
+    lists). Raw HTML in the file is escaped, never passed through."""
+    html: str = MarkdownIt("js-default").render(markdown)
+    return html

@@ -216,14 +216,17 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.get("/api/rules/{game}")
     async def api_rules(game: str, request: Request) -> Response:
-        """The short rules reference of ``game`` in the request's language (Markdown)."""
-        from gloomtable.i18n.rules import rules_text
+        """The short rules reference of ``game`` in the request's language: Markdown,
+        or with ``?format=html`` the same drawn as HTML for the page's rules panel."""
+        from gloomtable.i18n.rules import rules_html, rules_text
 
         lang = request_language(request.query_params, request.cookies, request.headers)
         try:
             text = rules_text(game, lang)
         except ConfigError:
             raise ServerError("not_found", f"no rules reference for {game!r}", 404) from None
+        if request.query_params.get("format") == "html":
+            return Response(rules_html(text), media_type="text/html; charset=utf-8")
         return Response(text, media_type="text/markdown; charset=utf-8")
 
     @app.get("/api/i18n")

@@ -76,12 +76,13 @@ async function toggleRules() {
   panel.className = "rules-panel";
   panel.dataset.testid = "rules-panel";
   for (const game of ["gloom", "creatures"]) {
-    const pre = document.createElement("pre");
-    try {
-      const r = await fetch(`/api/rules/${game}`);
-      pre.textContent = r.ok ? await r.text() : "";
-    } catch { pre.textContent = ""; }
-    panel.append(pre);
+    const text = document.createElement("div");
+    text.className = "rules-text";
+    try { // the server draws its own Markdown as HTML, raw HTML escaped (i18n/rules.py)
+      const r = await fetch(`/api/rules/${game}?format=html`);
+      text.innerHTML = r.ok ? await r.text() : "";
+    } catch { text.textContent = ""; }
+    panel.append(text);
     if (game === "gloom") panel.append(stackExamples()); // the cardinal rule, drawn
   }
   document.body.append(panel);
