@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("gloomtable.server")
 
 MAX_OPEN_TABLES = 2000
+"""Unfinished tables one server keeps live; creating more is refused with server_busy."""
 LESSON_BOT_DELAY_MS = 600
 """A lesson's bots play slowly enough for a newcomer to follow."""
-"""Unfinished tables one server keeps live; creating more is refused with server_busy."""
 
 
 @dataclass(frozen=True)
