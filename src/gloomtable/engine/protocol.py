@@ -87,11 +87,15 @@ class State(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """Declared facts of a game, OpenSpiel style, and a way to start it."""
+    """Declared facts of a game, OpenSpiel style, and a way to start it. The facts are
+    read-only (a game may hold them as attributes, class variables or properties)."""
 
-    name: str
-    num_players: int
-    num_distinct_actions: int
+    @property
+    def name(self) -> str: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_distinct_actions(self) -> int: ...
 
     def config_dict(self) -> dict[str, Any]: ...
     def new_initial_state(self, seed: int) -> State: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.engine import ConfigError, Game
+from gloomtable.engine import ConfigError, Game, State
 from gloomtable.engine.record import GameRecord, replay
 
 GAMES = ("gloom", "gloomier", "creatures")
@@ -27,7 +27,7 @@ def make_game(name: str, config: dict[str, Any] | None = None,
     raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
 
 
-def replay_record(record: GameRecord):
+def replay_record(record: GameRecord) -> State:
     """Replay a record by building its game from the record's own name, config and
     decks (a deck that changed since stops it with an error that says so)."""
     return replay(make_game(record.game, record.config, record.decks), record)
