@@ -307,3 +307,26 @@ def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProces
         errors.check()
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "es", "ru"])
+def test_lobby_fits_a_phone_and_names_bot_levels_in_its_language(browser: Any, server: ServerProcess,
+                                                                 locale: str) -> None:
+    """At 390x844 the lobby's form never scrolls sideways (the seat rows were 700 px
+    wide), and the bot levels read in the page's language (they were the English ids)."""
+    from gloomtable.i18n.catalog import translator
+
+    ctx = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=seat-level-0]")
+        for players in ("2", "5"):
+            page.select_option("[data-testid=players]", players)
+            page.select_option("[data-testid=seat-kind-0]", "open")  # the longest choice
+            width, inner = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
+            assert width <= inner, f"{locale}, {players} seats: the lobby is {width} px wide in {inner}"
+        levels = page.locator("[data-testid=seat-level-0] option").all_inner_texts()
+        assert levels == [translator(locale).gettext(x) for x in ("random", "easy", "medium", "hard")]
+    finally:
+        ctx.close()

@@ -181,7 +181,7 @@ export class Lobby {
       const level = h("select", { class: "seat-level", "data-testid": `seat-level-${i}`,
         title: _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)"),
         "aria-label": _("Bot level (for a person: the bot that stands in when the timer runs out or they leave)") },
-        this.info.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+        this.info.levels.map((l) => h("option", { value: l, selected: l === "medium" }, _(l))));
       const name = h("input", { type: "text", class: "seat-name", maxlength: 40, "data-testid": `seat-name-${i}`,
         placeholder: _("name (optional)"), value: i === 0 ? savedName() : "" });
       rows.push(h("div", { class: "seat-row", "data-seat": i },
