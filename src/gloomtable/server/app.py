@@ -28,7 +28,7 @@ from gloomtable.server.cluster import Cluster
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json
-from gloomtable.server.limits import RateLimits, ServerLimits
+from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.store import is_postgres, open_store, shown
@@ -107,6 +107,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     app = FastAPI(title="gloomtable", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.limits = config
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or config.hosts("127.0.0.1"))
+    app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing
     app.add_middleware(SecurityHeaders)  # outermost: a refused Host gets the headers too
 
     @app.exception_handler(ServerError)
@@ -158,7 +159,6 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
-        rates.check("create_rate", client_ip(request), "new tables")
         lobby = lobby_of(request)
         try:
             spec = parse_table_spec(await body_of(request))
@@ -170,7 +170,6 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     @app.post("/api/lessons")
     async def api_lesson(request: Request) -> JSONResponse:
         """A guided first game (docs/learn.md): an unlisted table on the lesson's deal."""
-        rates.check("create_rate", client_ip(request), "new tables")
         body = await body_of(request)
         name = body.get("lesson")
         if not isinstance(name, str) or len(name) > 40:
@@ -198,7 +197,6 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.post("/api/tables/{table_id}/join")
     async def api_join(table_id: str, request: Request) -> dict[str, Any]:
-        rates.check("join_rate", client_ip(request), "joins")
         body = await body_of(request)
         name = body.get("name", "")
         if not isinstance(name, str):
@@ -371,7 +369,7 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
                         key: str, ip: str) -> None:
     """Every message counts against the seat's token (a spectator's: its IP) and the IP,
     so a new connection starts where the old one stopped."""
-    strikes = 0
+    strikes, refusing = 0, False
     config = rates.config
     while True:
         message = await websocket.receive()
@@ -384,10 +382,13 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
         if not (rates.hit("message_rate", key) and rates.hit("message_ip_rate", "ip:" + ip)
                 and (conn.seat is not None or rates.hit("spectator_message_rate", "ip:" + ip))):
             strikes += 1
-            conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
+            if not refusing:  # one answer per run of refused messages: a flood costs no more answers
+                conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
+                refusing = True
             if strikes >= config.max_strikes:
                 return
             continue
+        refusing = False
         try:
             await _handle(table, conn, text, rates, key, ip)
         except ServerError as exc:

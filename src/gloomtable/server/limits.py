@@ -14,14 +14,17 @@ import asyncio
 import dataclasses
 import inspect
 import ipaddress
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gloomtable.server.errors import ServerError
+from gloomtable.server.errors import ServerError, error_message
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -163,3 +166,37 @@ class RateLimits:
         if not self.hit(name, key):
             raise ServerError("rate_limited", f"too many {what} from you (at most "
                               f"{getattr(self.config, name)}); wait a little", 429)
+
+
+HTTP_RATES = [
+    ("POST", re.compile(r"/api/tables"), "create_rate", "new tables"),
+    ("POST", re.compile(r"/api/lessons"), "create_rate", "new tables"),
+    ("POST", re.compile(r"/api/tables/[^/]+/join"), "join_rate", "joins"),
+]
+"""The HTTP requests counted per client IP: (method, whole path, rate, what it is)."""
+
+
+class HttpRateLimits:
+    """Pure ASGI, outside the app: a request over its client's rate is answered 429
+    here, before routing and body parsing, so a flood of them costs little."""
+
+    def __init__(self, app: ASGIApp, rates: RateLimits) -> None:
+        self.app = app
+        self.rates = rates
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for method, path, rate, what in HTTP_RATES:
+                if scope["method"] == method and path.fullmatch(scope["path"]):
+                    client = scope.get("client")
+                    if not self.rates.hit(rate, client[0] if client else "unknown"):
+                        most = getattr(self.rates.config, rate)
+                        body = json.dumps(error_message(
+                            "rate_limited", f"too many {what} from you (at most {most}); wait a little"))
+                        headers = [(b"content-type", b"application/json"),
+                                   (b"content-length", str(len(body)).encode())]
+                        await send({"type": "http.response.start", "status": 429, "headers": headers})
+                        await send({"type": "http.response.body", "body": body.encode()})
+                        return
+                    break
+        await self.app(scope, receive, send)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = str(default_db())
 MAX_REQUEST_LINE = 65536
-SWITCH_INTERVAL = 0.001
+SWITCH_INTERVAL = 0.0002
 """Seconds a thread holds the GIL before another may run (Python's default: 0.005)."""
 
 
