@@ -304,6 +304,11 @@ def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProces
         assert panel.locator(".rules-text li").count() > 3
         text = panel.inner_text()
         assert "**" not in text and "\n# " not in text and not text.startswith("#")
+        assert page.get_attribute("[data-testid=rules-button]", "aria-expanded") == "true"
+        page.keyboard.press("Escape")  # closes it, and focus is back on its button
+        assert panel.count() == 0
+        assert page.evaluate("() => document.activeElement.dataset.testid") == "rules-button"
+        assert page.get_attribute("[data-testid=rules-button]", "aria-expanded") == "false"
         errors.check()
     finally:
         ctx.close()

@@ -60,7 +60,17 @@ export function mountLanguageSwitch(current, languages) {
   rules.className = "rules-button";
   rules.dataset.testid = "rules-button";
   rules.textContent = _("Rules");
+  rules.setAttribute("aria-expanded", "false");
   rules.addEventListener("click", () => toggleRules());
+  // Escape closes the panel (before the table's own Escape), and focus goes back to its button
+  window.addEventListener("keydown", (ev) => {
+    const open = document.querySelector(".rules-panel");
+    if (ev.key !== "Escape" || !open) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    toggleRules();
+    rules.focus();
+  }, true);
   const corner = document.createElement("div");
   corner.className = "lang-corner";
   corner.append(rules, select);
@@ -71,7 +81,8 @@ export function mountLanguageSwitch(current, languages) {
 /** The short rules reference of every game, in the page's language, in a panel. */
 async function toggleRules() {
   const open = document.querySelector(".rules-panel");
-  if (open) { open.remove(); return; }
+  const button = document.querySelector(".rules-button");
+  if (open) { open.remove(); if (button) button.setAttribute("aria-expanded", "false"); return; }
   const panel = document.createElement("section");
   panel.className = "rules-panel";
   panel.dataset.testid = "rules-panel";
@@ -86,4 +97,5 @@ async function toggleRules() {
     if (game === "gloom") panel.append(stackExamples()); // the cardinal rule, drawn
   }
   document.body.append(panel);
+  if (button) button.setAttribute("aria-expanded", "true");
 }
