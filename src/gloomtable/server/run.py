@@ -116,6 +116,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(f"gloomtable is serving at http://{shown}:{port}/  "
              f"(tables stored in {shown_db(db)}; Ctrl+C stops)")
+    if not limits.allowed_hosts and host in ("0.0.0.0", "::"):
+        announce("only requests naming this machine by a loopback name are served; give the names "
+                 "people use with --allowed-hosts (docs/security.md)")
     proxies = limits.forwarded_allow_ips
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
                 http=header_deadline_protocol(limits.header_timeout),  # type: ignore[arg-type]
