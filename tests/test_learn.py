@@ -129,3 +129,17 @@ def test_gloom_learn_auto_completes(name: str, lang: str) -> None:
     assert f"{len(lesson.steps)}" in out.stdout
     assert "Traceback" not in out.stderr
     assert LEARNER == 0
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_reference_draws_stacks_by_the_cardinal_rule(lang: str) -> None:
+    """R-G4 in the terminal's rules: the happy Modifier's +10 covers the sad one's -10,
+    so the drawn stack shows +10/-5 and is worth +5; the duck below still shows."""
+    from gloomtable.i18n.rules_pictures import stack_examples
+
+    tr = translator(lang)
+    text = stack_examples(tr)
+    assert tr.gettext("Stacks, drawn") in text
+    assert tr.gettext("Self-Worth {n}").format(n="+5") in text
+    assert "+10/-5/·" in text and tr.gettext("duck") in text
+    assert text.count(tr.gettext("Self-Worth {n}").format(n="-10")) == 2

@@ -328,11 +328,16 @@ def rules(game: GameOpt = "gloom", lang: LangOpt = None) -> None:
     """Show a short rules reference of a game in your language."""
     from rich.markdown import Markdown
 
+    from gloomtable.i18n.catalog import translator
     from gloomtable.i18n.rules import rules_text
+    from gloomtable.i18n.rules_pictures import stack_examples
 
     set_language(lang)
     try:  # rendered, so no raw Markdown marks (``**``, ``#``) reach the terminal
-        Console(highlight=False).print(Markdown(rules_text(game, LANG.lang)))
+        text = rules_text(game, LANG.lang)
+        if game in ("gloom", "gloomier"):  # drawn stacks: the cardinal rule at work (R-G4)
+            text += stack_examples(translator(LANG.lang))
+        Console(highlight=False).print(Markdown(text))
     except GloomtableError as exc:
         fail(str(exc))
 
