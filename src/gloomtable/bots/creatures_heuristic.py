@@ -123,6 +123,7 @@ class CreaturesHeuristicBot:
     and uses same-number decisions against the leader."""
 
     name = "heuristic"
+    uses_view = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
@@ -191,7 +192,8 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
     plus = [1 if m["side"] == "+" else 0 for m in machines]
     penalty = penalties_of(view)
     if view["decision"] == "same_number":
-        me, totals = view["viewer"], view["totals"]
+        me: int = view["viewer"]
+        totals = view["totals"]
         n = len(totals)
         others = [(me + k) % n for k in range(1, n)]
         leader = min(others, key=lambda q: totals[q])

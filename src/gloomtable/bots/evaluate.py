@@ -9,6 +9,7 @@ what the protocol gives (``view`` and ``snapshot``) of a *sampled* state.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from gloomtable.engine import State
 
@@ -36,7 +37,7 @@ def shares(projected: list[float], scale: float) -> list[float]:
     return out
 
 
-def gloom_projection(view: dict) -> list[float]:
+def gloom_projection(view: dict[str, Any]) -> list[float]:
     """Family Value banked so far, plus a share of what is still to bank."""
     out = []
     for fam in view["families"]:
@@ -88,7 +89,7 @@ class GloomRollout:
         self.bot = GloomHeuristicBot(seed)
         self.until = 0
 
-    def begin(self, view: dict) -> None:
+    def begin(self, view: dict[str, Any]) -> None:
         self.until = view["turn"] + view["players"]
 
     def __call__(self, state: State, legal: list[int], rng: object) -> int | None:

@@ -97,7 +97,7 @@ class _Table:
         self.view = view
         self.codec = game.codec
         self.cards: tuple[Card, ...] = game.deck.cards
-        self.me = view["viewer"]
+        self.me: int = view["viewer"]
         self.chars = {ch["card"]: ch for fam in view.get("families", [])
                       for ch in fam.get("characters", [])}
         guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
@@ -143,7 +143,8 @@ class _Table:
         return ch["self_worth"], visible([*stack, extra]).self_worth
 
     def mine(self, char: int) -> bool:
-        return self.chars[char].get("controller") == self.me
+        owner: int | None = self.chars[char].get("controller")
+        return owner == self.me
 
     def score(self, a: int) -> float:
         dec = self.codec.decode(a)
@@ -183,6 +184,7 @@ class _Table:
         before, after = self.worth_after(target, card)
         delta = after - before
         owner = self.chars[target].get("controller")
+        value: float
         if owner == self.me:
             value = -delta
         elif owner is None or owner < 0:
@@ -257,7 +259,8 @@ class _Table:
             ch = self.chars[c]
             stack = [self.cards[i] for i in ch["stack"]]
             if self.kind in ("remove_modifier", "return_modifier", "move_modifier_from") and len(stack) > 1:
-                delta = visible(stack[:-1]).self_worth - ch["self_worth"]
+                worth: int = ch["self_worth"]
+                delta = visible(stack[:-1]).self_worth - worth
                 owner = ch.get("controller")
                 return -delta if owner == self.me else delta
             if self.kind == "revive":

@@ -61,7 +61,7 @@ class GloomSensibleBot:
         if dec.kind is Kind.PLAY:
             card, ch = cards[dec.card], chars[dec.target]
             stack = [cards[i] for i in ch["stack"]]
-            before = ch["self_worth"]
+            before: int = ch["self_worth"]
             after = visible([*stack, card]).self_worth
             mine = ch["controller"] == me
             if card.type is CardType.UNTIMELY_DEATH:

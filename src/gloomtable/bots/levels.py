@@ -28,7 +28,7 @@ rollouts to the end of the round are short and sharp."""
 
 
 def creatures_endgame(view: dict[str, Any], legal: list[int]) -> bool:
-    return view["decision"] == "same_number" or min(view["hand_counts"]) <= CREATURES_ENDGAME
+    return bool(view["decision"] == "same_number" or min(view["hand_counts"]) <= CREATURES_ENDGAME)
 
 
 def _gloom(level: str, seed: int) -> Bot | None:

@@ -31,7 +31,7 @@ SHORT_MASK = 4
 SEED_BOUND = 2**63 - 1
 
 
-class GloomtableAECEnv(AECEnv):
+class GloomtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """AEC environment over ``make_game(game_name, config)``; see the module doc."""
 
     def __init__(self, game_name: str, env_name: str, encoder_for: Callable[[Game], Any],
@@ -64,12 +64,12 @@ class GloomtableAECEnv(AECEnv):
         self._seeds = np.random.default_rng()
         self._masks: dict[tuple[int, ...], bytearray] = {}
         self.state: State = self.game.new_initial_state(0)
-        self.agents = []
+        self.agents: list[str] = []
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode
@@ -83,7 +83,7 @@ class GloomtableAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal: list[int] | None = None
         self._scores = self._public_scores() if self.reward_kind == "shaped" else None
         self.agent_selection = self.possible_agents[self.state.current_player()]

@@ -36,7 +36,7 @@ def _after_reset(name: str) -> property:
     return property(get, doc=f"The environment's ``{name}`` (after reset).")
 
 
-class CheckedEnv(OrderEnforcingWrapper):
+class CheckedEnv(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo ships no type hints
     """Illegal-move termination, bounds assertion and call-order checks over a
     :class:`~gloomtable.rl.aec.GloomtableAECEnv` (see the module doc)."""
 
@@ -56,11 +56,13 @@ class CheckedEnv(OrderEnforcingWrapper):
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
-        return self.env._cumulative_rewards
+        rewards: dict[str, float] = self.env._cumulative_rewards
+        return rewards
 
     @property
     def possible_agents(self) -> list[str]:
-        return self.env.possible_agents
+        agents: list[str] = self.env.possible_agents
+        return agents
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._terminated = False
@@ -69,7 +71,8 @@ class CheckedEnv(OrderEnforcingWrapper):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise _before_reset("agent_selection")
-        return self.env.last(observe)
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return last
 
     def step(self, action: Any) -> None:
         if not self._has_reset:

@@ -13,6 +13,8 @@ per-step value comes from ``view(seat)``.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,6 +23,9 @@ from gloomtable.engine import Game
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 from gloomtable.games.gloom.view import stack_facts
 from gloomtable.rl.slots import Layout
+
+_TargetBits = tuple[tuple[int, ...], int, bytes]
+"""A target's cached encoding: (its slots, a count, its block as bytes)."""
 
 KINDS = ("choose_family", "choose_character", "set_aside", "play", "respond", "discard",
          "move_modifier_from", "move_modifier_to", "return_modifier", "remove_modifier", "revive",
@@ -138,18 +143,19 @@ class GloomEncoder:
         self._free_slot = {k: 1 + i for i, k in enumerate(FREE_PLAY_KINDS)}
         self._orders = [[(me + k) % n for k in range(n)] for me in range(n)]
         """Per viewer: the seats in relative order (viewer first)."""
-        self.beginner = bool(getattr(game, "config", None) and game.config.beginner)
+        config = getattr(game, "config", None)  # a Gloom game's options; other games have none
+        self.beginner = bool(config and config.beginner)
         self._zero_blocks = [bytes(4 * self.per_target)] * T
         self.story_lasting = {c.index: any(st.name in LIMIT_STEPS for e in c.effects_when("continuous")
                                            for st in e.steps)
                               for c in game.deck.cards if str(c.type) == "story"}  # type: ignore[attr-defined]
         """Stories whose continuous effects change their holder's draw limit."""
-        self._target_cache: dict[tuple[Any, ...], Any] = {}
+        self._target_cache: dict[tuple[Any, ...], _TargetBits] = {}
         """Target encodings for :meth:`encode`, by the view's facts that fix them."""
         self._tables: list[_Table | None] = [None] * n
         """Per seat: the stacks' part of its last observation (see :meth:`_table`)."""
         self._blocks: dict[tuple[Any, ...], bytes] = {}
-        self._bases: dict[int, Any] = {}
+        self._bases: dict[int, tuple[Any, ...]] = {}
         """:meth:`_base` by ``id(Visible)``; the value keeps the ``Visible`` alive, so
         its id cannot be reused while the entry lives."""
 
@@ -278,7 +284,7 @@ class GloomEncoder:
         rest[b + 4 * n + 1] = x if x < 1.0 else 1.0
         return rest
 
-    def _cached(self, key: tuple[Any, ...], make: Any) -> tuple[tuple[int, ...], int, bytes]:
+    def _cached(self, key: tuple[Any, ...], make: Callable[[], _TargetBits]) -> _TargetBits:
         cache = self._target_cache
         hit = cache.get(key)
         if hit is None:
@@ -320,7 +326,7 @@ class GloomEncoder:
         for ch, owner in tv:
             key = (ch["card"], owner, tuple(ch["stack"]), ch["dead"], bool(ch["live_effects"]),
                    tuple(ch["points"]), tuple(ch["icon_slots"]), ch["self_worth"])
-            ones, t, block = self._cached(key, lambda ch=ch, owner=owner: self._owned(ch, owner))
+            ones, t, block = self._cached(key, partial(self._owned, ch, owner))
             for i in ones:
                 bits[i] = 1
             if t >= 0:

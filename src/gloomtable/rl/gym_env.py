@@ -13,7 +13,7 @@ because random agents and Gymnasium's checker sample from the whole space.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -48,7 +48,8 @@ class SeatEnv(gymnasium.Env):
     Other keywords (``players``, ``reward``, game options) go to the game.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1}
+    # gymnasium.Env declares ``metadata`` as an attribute with a class default, so not a ClassVar here
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, game: str = "creatures", opponents: str | list[str] = "random",
                  seat: int | None = 0, render_mode: str | None = None, **kw: Any) -> None:

@@ -127,7 +127,7 @@ def _encoder_for(game: Game) -> Any:
     return CreaturesEncoder(game.num_players) if game.name == "creatures" else GloomEncoder(game)
 
 
-class SpielGame(pyspiel.Game):
+class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
     """A gloomtable game as an OpenSpiel game; the subclasses name which one."""
 
     game_name = ""
@@ -275,7 +275,7 @@ def _rebuilt(game: tuple[str, dict[str, Any]] | None, seed: int, digits: list[in
     return core
 
 
-class SpielState(pyspiel.State):
+class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type hints
     """The deal (chance digits), then the engine state, driven by actions."""
 
     def __init__(self, game: SpielGame) -> None:
