@@ -109,7 +109,7 @@ def bench_capacity(pg_url: str, processes: int = 2, seconds: float = 8.0, seed: 
     except psycopg.Error as exc:
         return {"available": False, "reason": f"PostgreSQL at {shown(pg_url)}: {exc}"}
     sep = "&" if "?" in pg_url else "?"
-    runs = []
+    runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="gloom-capacity-") as tmp:
         for label, kind, n in (("1 process, SQLite", "sqlite", 1), ("1 process, PostgreSQL", "pg", 1),
                                (f"{processes} processes, PostgreSQL", "pg", processes)):

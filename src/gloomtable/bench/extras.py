@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from gloomtable.bench.stats import Clock
 from gloomtable.engine import GloomtableError, Rng, State
@@ -93,10 +93,12 @@ class IsmctsBench:
 
     def __init__(self, game_name: str, config: dict[str, Any], seed: int = 1) -> None:
         from gloomtable.bots import make_bot
+        from gloomtable.bots.ismcts import ISMCTSBot
 
         self.game_name, self.config, self.seed = game_name, config, seed
         try:
-            self.bot = make_bot("hard", game_name, seed)
+            # the "hard" level is the search bot for every game (bots/levels.py)
+            self.bot = cast(ISMCTSBot, make_bot("hard", game_name, seed))
         except GloomtableError as exc:
             raise LookupError(f"no hard bot for {game_name}: {exc}") from None
         if not hasattr(self.bot, "last_iterations"):

@@ -12,6 +12,7 @@ import platform
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from gloomtable.bench.baselines import LeducBench, UnoBench, missing_reason
@@ -77,19 +78,19 @@ class Slot:
 def _slots(plan: Plan, seed: int) -> list[Slot]:
     slots: list[Slot] = []
     for name, config in GAMES.items():
-        slots.append(Slot("playouts", name, lambda n=name, c=config: PlayoutBench(n, c, seed),
+        slots.append(Slot("playouts", name, partial(PlayoutBench, name, config, seed),
                           meta={"config": config}))
     for name, config in GAMES.items():
         slots.append(Slot("per_call_us", name,
-                          lambda n=name, c=config: CallCostBench(n, c, plan.positions), digits=2,
+                          partial(CallCostBench, name, config, plan.positions), digits=2,
                           meta={"positions": plan.positions}))
     for name in ("gloom", "creatures"):
-        slots.append(Slot("ismcts", name, lambda n=name: IsmctsBench(n, GAMES[n], seed),
+        slots.append(Slot("ismcts", name, partial(IsmctsBench, name, GAMES[name], seed),
                           meta={"bot": "hard"}))
     for name in RL_ENVS:
-        slots.append(Slot("rl", name, lambda n=name: RLBench(n, seed), meta={"wrapping": "env"}))
+        slots.append(Slot("rl", name, partial(RLBench, name, seed), meta={"wrapping": "env"}))
     for key, (name, wrapping) in RL_WRAPPED.items():
-        slots.append(Slot("rl", key, lambda n=name, w=wrapping: RLBench(n, seed, w),
+        slots.append(Slot("rl", key, partial(RLBench, name, seed, wrapping),
                           meta={"wrapping": wrapping}))
     slots.append(Slot("rl", "openspiel_gloom", lambda: SpielCostBench(seed), digits=2,
                       meta={"game": "gloomtable_gloom", "unit": "microseconds per call"}))
@@ -111,9 +112,9 @@ def _build(slot: Slot) -> tuple[Sampler | None, str]:
         if not ok:
             return None, why
     if slot.section == "baselines":
-        why = missing_reason()
-        if why is not None:
-            return None, why
+        missing = missing_reason()
+        if missing is not None:
+            return None, missing
     try:
         return slot.build(), ""
     except (LookupError, ImportError) as exc:
@@ -193,7 +194,8 @@ def _median(report: dict[str, Any], section: str, key: str, metric: str) -> floa
     entry = report[section].get(key, {})
     if not entry.get("available"):
         return None
-    return entry[metric]["median"]
+    median: float | None = entry[metric]["median"]
+    return median
 
 
 def ratios(report: dict[str, Any]) -> dict[str, float | None]:
