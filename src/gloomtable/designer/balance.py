@@ -188,7 +188,8 @@ def figures(run: BalanceRun, deck: Any) -> dict[str, Any]:
         c = card.index
         plays = [p for f in facts for p in f.plays if p.card == c]
         deltas = [p.delta for p in plays if p.delta is not None]
-        played, not_played = [], []
+        played: list[float] = []
+        not_played: list[float] = []
         for f, sets in zip(facts, played_sets, strict=True):
             for p in range(n):
                 (played if c in sets[p] else not_played).append(f.win_shares[p])

@@ -26,8 +26,8 @@ from typing import Literal
 
 from gloomtable.engine import ConfigError
 from gloomtable.games.gloom.actions import MAX_PLAYERS
-from gloomtable.games.gloom.cards import SLOTS, CardType
-from gloomtable.games.gloom.deck import CARD_TABLES, Deck, combine
+from gloomtable.games.gloom.cards import SLOTS, CardType, Deck
+from gloomtable.games.gloom.deck import CARD_TABLES, combine
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 
 Severity = Literal["error", "warning"]

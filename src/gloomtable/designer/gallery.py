@@ -16,7 +16,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from gloomtable.engine import GloomtableError
-from gloomtable.games.gloom.deck import Deck, build_deck, combine, load_deck
+from gloomtable.games.gloom.cards import Deck
+from gloomtable.games.gloom.deck import build_deck, combine, load_deck
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MODULES = ("dom.js", "i18n.js", "cards.js", "gallery.js")
@@ -56,7 +57,7 @@ def faces_of(deck: Deck) -> dict[str, Any]:
     """The deck as the web page sees it: the same card faces the table uses."""
     from gloomtable.server.present import catalogue
 
-    data = catalogue(SimpleNamespace(deck=deck))  # type: ignore[arg-type]
+    data = catalogue(SimpleNamespace(deck=deck))
     data["deck"] = {"id": deck.id, "name": deck.name, "source": deck.source}
     return data
 

@@ -55,7 +55,7 @@ def bar_chart_ci(rows: list[dict[str, Any]], label: str, expected: float, width:
                  height: int = 220) -> str:
     """Bars with 95% interval whiskers and a dashed line at the fair share."""
     n = max(1, len(rows))
-    top = max([1e-9, expected, *(r["ci95"][1] for r in rows)]) * 1.1
+    top: float = max([1e-9, expected, *(r["ci95"][1] for r in rows)]) * 1.1
     left, bottom, plot_h = 40, 30, height - 45
     step = (width - left - 10) / n
 

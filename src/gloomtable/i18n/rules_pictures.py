@@ -10,9 +10,11 @@ from gloomtable.i18n.catalog import Translator
 
 
 def _card(index: int, name: str, kind: CardType, points: tuple[int | None, ...] = (None, None, None),
-          icons: tuple[str | None, ...] = (None, None, None), **prints: bool) -> Card:
+          icons: tuple[str | None, ...] = (None, None, None), *, prints_text: bool = False,
+          prints_portrait: bool = False) -> Card:
     return Card(index=index, key=f"example-{index}", type=kind, name=name,
-                points=(points[0], points[1], points[2]), icons=(icons[0], icons[1], icons[2]), **prints)
+                points=(points[0], points[1], points[2]), icons=(icons[0], icons[1], icons[2]),
+                prints_text=prints_text, prints_portrait=prints_portrait)
 
 
 def _slots(values: tuple[object, ...], tr: Translator, points: bool) -> str:

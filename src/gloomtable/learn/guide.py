@@ -266,7 +266,7 @@ def _illegal_reason(state: State, action: int) -> str:
 
 def describe(expect: Expect) -> str:
     """An expectation in a few English words, for error messages."""
-    parts = [expect.kind]
+    parts: list[str] = [expect.kind]
     if expect.card:
         parts.append(f"card={expect.card}")
     for name in ("target", "points"):

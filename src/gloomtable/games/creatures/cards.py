@@ -156,7 +156,7 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
     if problems:
         raise CreatureSetError("invalid Creature set:\n  "
                                + "\n  ".join(f"{source}: {p}" for p in problems))
-    creatures = []
+    creatures: list[Creature] = []
     for ci, colour in enumerate(spec.colours):
         for num in spec.numbers:
             for copy in range(spec.copies):
