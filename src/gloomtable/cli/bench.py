@@ -136,7 +136,7 @@ def bench(
     from gloomtable.bench.suite import SECTIONS
 
     clock = "wall" if wall_clock else "cpu"
-    sections = SECTIONS
+    sections: tuple[str, ...] = SECTIONS
     if only is not None:
         sections = tuple(x.strip() for x in only.split(",") if x.strip())
         unknown = [x for x in sections if x not in SECTIONS]

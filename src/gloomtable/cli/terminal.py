@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -32,7 +33,7 @@ def ask(prompt: str) -> str:
         raise Quit from None
 
 
-def decision_kind(view: dict) -> str:
+def decision_kind(view: dict[str, Any]) -> str:
     """The open decision's kind, whichever shape the game's view gives it."""
     d = view.get("decision")
     if isinstance(d, dict):
@@ -114,18 +115,19 @@ def human_turn(state: State, seat: int, news: list[str],
     while True:
         for i, (label, _what, _members) in enumerate(groups):
             console.print(f"  {i + 1:>2}. {label}", markup=False)
-        i = choose_number(_("Choose (q to quit): "), len(groups), loc=loc)
-        assert i is not None
-        label, what, members = groups[i]
+        picked = choose_number(_("Choose (q to quit): "), len(groups), loc=loc)
+        assert picked is not None
+        label, what, members = groups[picked]
         if len(members) == 1:
             action = members[0][0]
             break
         console.print("  " + _("{play} on which?").format(play=what), markup=False)
         for j, (_a, target) in enumerate(members):
             console.print(f"    {j + 1:>2}. {target}", markup=False)
-        j = choose_number("  " + _("Target (b to go back): "), len(members), allow_back=True, loc=loc)
-        if j is not None:
-            action = members[j][0]
+        target_pick = choose_number("  " + _("Target (b to go back): "), len(members), allow_back=True,
+                                    loc=loc)
+        if target_pick is not None:
+            action = members[target_pick][0]
             break
     narration = None
     played = state.action_to_string(action).startswith("play")

@@ -400,6 +400,14 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
             conn.push(error_message("server_error", "the server could not handle that message"))
 
 
+def _integer(msg: dict[str, Any], name: str) -> int:
+    """``msg[name]`` if it is an integer (not a bool), else the error that says which field."""
+    value = msg.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ServerError("bad_message", f'"{name}" must be an integer')
+    return value
+
+
 async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, key: str,
                   ip: str) -> None:
     if len(text) > MAX_MESSAGE:
@@ -420,10 +428,8 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
         conn.log_sent = max(0, len(table.entries) - SYNC_LOG)
         conn.push({**table.state_message(conn), "resync": True})
     elif kind == "act":
-        action, state_id, narration = msg.get("action"), msg.get("state_id"), msg.get("narration")
-        for name, value in (("action", action), ("state_id", state_id)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ServerError("bad_message", f'"{name}" must be an integer')
+        action, state_id = _integer(msg, "action"), _integer(msg, "state_id")
+        narration = msg.get("narration")
         if narration is not None and not isinstance(narration, str):
             raise ServerError("bad_message", '"narration" must be text')
         line = clean_name(narration, NARRATION_MAX) if narration else None

@@ -121,7 +121,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
                  "people use with --allowed-hosts (docs/security.md)")
     proxies = limits.forwarded_allow_ips
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
-                http=header_deadline_protocol(limits.header_timeout),  # type: ignore[arg-type]
+                http=header_deadline_protocol(limits.header_timeout),
                 ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False,  # zlib per socket: CPU on every frame, ~300 KB each
                 timeout_graceful_shutdown=3, limit_concurrency=limits.limit_concurrency,

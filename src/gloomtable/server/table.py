@@ -303,7 +303,7 @@ class LiveTable:
             cache[seat] = self.state.view(seat)
         start = conn.log_sent or max(0, len(self.entries) - LOG_KEEP)
         deciding = not self.over and seat is not None and self.state.current_player() == seat
-        msg = {
+        msg: dict[str, Any] = {
             "type": "state", "table": self.id, "state_id": self.state_id, "seat": seat,
             "view": cache[seat],
             "choices": choices(self.row.game, self.state, self.state.legal_actions()) if deciding else [],
