@@ -173,6 +173,20 @@ def test_row10_allowed_hosts_is_a_flag(tmp_path: Path) -> None:
 # --- row 11: tokens off URLs -----------------------------------------------------------------
 
 
+def test_row10_another_sites_page_may_not_open_a_websocket(server: ServerProcess) -> None:
+    """A page elsewhere cannot make a visitor's browser watch or play here: a socket whose
+    Origin is another site is refused before the handshake; the server's own pages pass."""
+    table = create(server, listed=False)
+    evil = "http://evil.example"
+    with pytest.raises(InvalidStatus) as refused, connect(
+            f"{server.ws_url}/ws/{table['id']}", origin=evil, open_timeout=20):  # type: ignore[arg-type]
+        pass
+    assert refused.value.response.status_code == 403
+    assert b"bad_origin" in refused.value.response.body
+    with ws(server, table, table["invites"][0]["token"], origin=server.url) as conn:  # the page's own
+        assert next_of(conn, "welcome")["seat"] == 0
+
+
 def test_row11_the_token_travels_in_the_first_message_never_the_url(server: ServerProcess) -> None:
     t = create(server)
     token = t["invites"][0]["token"]

@@ -13,6 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -106,7 +107,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     app = FastAPI(title="gloomtable", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.limits = config
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or config.hosts("127.0.0.1"))
+    served_hosts = hosts or config.hosts("127.0.0.1")
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=served_hosts)
     app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing
     app.add_middleware(SecurityHeaders)  # outermost: a refused Host gets the headers too
 
@@ -250,7 +252,13 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         # An address over its limits is refused before the handshake completes (HTTP 429,
         # the cheapest no there is); the page's socket retries later, as for any failure.
         refusal = None
-        if not rates.hit("ws_connect_rate", ip):
+        origin = websocket.headers.get("origin")
+        if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), served_hosts):
+            # A browser always says which page opened the socket: another site's page may
+            # not watch or play here through a visitor's browser (cross-site websockets).
+            refusal = ServerError("bad_origin", f"a page of {origin[:80]!r} may not open this server's "
+                                  "websockets", 403)
+        elif not rates.hit("ws_connect_rate", ip):
             refusal = ServerError("rate_limited", f"too many connections from you (at most "
                                   f"{config.ws_connect_rate}); wait a little", 429)
         elif not sockets.take("ip:" + ip, config.sockets_per_ip):
@@ -258,7 +266,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                                   "connections open", 429)
         if refusal is not None:
             with contextlib.suppress(Exception):
-                await websocket.send_denial_response(JSONResponse(refusal.to_dict(), status_code=429))
+                await websocket.send_denial_response(JSONResponse(refusal.to_dict(),
+                                                                  status_code=refusal.status))
             return
         held.append("ip:" + ip)
         try:
@@ -314,6 +323,18 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                 sockets.give_back(key)
 
     return app
+
+
+def same_origin(origin: str, host: str, served: list[str]) -> bool:
+    """Whether a websocket's ``Origin`` is a page of this server: its host and port are
+    the request's own ``Host``, or its host is one this server serves by name."""
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    if parts.netloc.lower() == host.lower():
+        return True
+    name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return "*" in served or name.lower() in (h.lower() for h in served)
 
 
 async def _hello(websocket: WebSocket, timeout: float) -> str | None:

@@ -29,6 +29,7 @@ CODES = {
     "server_error": "something went wrong on the server",
     "bad_content_type": "a JSON endpoint was sent something other than application/json",
     "hello_needed": "a websocket's first message must be hello",
+    "bad_origin": "a websocket opened by another site's page",
     "lesson_step": "a lesson's step asks for something else (the message says what)",
     "too_many_sockets": "that seat token or address already holds as many websockets as it may",
 }
