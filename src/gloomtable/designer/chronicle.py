@@ -21,11 +21,9 @@ from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
 from gloomtable.i18n.catalog import Translator, translator
-from gloomtable.i18n.phrases import N_, NG_
+from gloomtable.i18n.chronicle_text import DIED, NOTHING, SURVIVED
+from gloomtable.i18n.phrases import N_
 
-DIED = NG_("died ({death}) with Self-Worth {sw}")
-SURVIVED = NG_("survived with Self-Worth {sw}")
-NOTHING = NG_("Nothing befell them at all.")
 """The tale's lines that agree with the Character's grammatical gender (catalogue contexts)."""
 
 TARGETS_CHARACTER = frozenset({"move", "return", "remove", "revive"})

@@ -55,7 +55,7 @@ class GalleryError(GloomtableError, ValueError):
 
 def faces_of(deck: Deck) -> dict[str, Any]:
     """The deck as the web page sees it: the same card faces the table uses."""
-    from gloomtable.server.present import catalogue
+    from gloomtable.games.catalogue import catalogue
 
     data = catalogue(SimpleNamespace(deck=deck))
     data["deck"] = {"id": deck.id, "name": deck.name, "source": deck.source}

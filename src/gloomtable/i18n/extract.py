@@ -57,7 +57,7 @@ def extract() -> Catalog:
 def gendered_messages() -> list[tuple[str | tuple[str, str], str]]:
     """Messages whose form follows a Character's gender: gendered templates of the
     formatters and every :func:`NG_` message (Python and the page's chronicle)."""
-    import gloomtable.designer.chronicle  # noqa: F401  (fills GENDERED)
+    import gloomtable.i18n.chronicle_text  # noqa: F401  (fills GENDERED)
     from gloomtable.i18n import creatures_text, gloom_text
 
     out: list[tuple[str | tuple[str, str], str]] = []

@@ -22,10 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from gloomtable.designer.web import add_designer_routes
 from gloomtable.engine import ConfigError
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
 from gloomtable.server.cluster import Cluster
+from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json

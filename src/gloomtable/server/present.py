@@ -9,48 +9,11 @@ fallback, so a new game still plays (as buttons) before anyone draws it.
 
 from __future__ import annotations
 
-import dataclasses
-from enum import Enum
 from typing import Any
 
-from gloomtable.engine import Game, State
+from gloomtable.engine import State
+from gloomtable.games.catalogue import catalogue as catalogue  # re-exported: the page's card faces
 from gloomtable.games.creatures import actions as ca
-
-_SKIP = {"effects", "persistent_requires"}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
-
-
-def catalogue(game: Game) -> dict[str, Any]:
-    """Every card's printed face by card id, plus the families, for decks that have them."""
-    deck = getattr(game, "deck", None)
-    cards = getattr(deck, "cards", None)
-    if cards is None:
-        return {}
-    out = []
-    for card in cards:
-        face: dict[str, Any] = {}
-        if dataclasses.is_dataclass(card):
-            for f in dataclasses.fields(card):
-                if f.name not in _SKIP:
-                    face[f.name] = _plain(getattr(card, f.name))
-        face["persistent_requires"] = [getattr(r, "name", str(r)).lower()
-                                       for r in getattr(card, "persistent_requires", ())]
-        face["effect_kinds"] = sorted({e.when for e in getattr(card, "effects", ())})
-        out.append(face)
-    families = [{"id": getattr(f, "id", ""), "name": getattr(f, "name", ""),
-                 "flavour": getattr(f, "flavour", "")} for f in getattr(deck, "families", ())]
-    return {"cards": out, "families": families}
 
 
 def choices(game_name: str, state: State, legal: list[int]) -> list[dict[str, Any]]:

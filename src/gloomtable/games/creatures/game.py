@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from gloomtable.games.creatures.state import CreaturesState
 
 
-RESERVE_SIZE = 8
-"""Cards put face down as the Reserve each round (R-C3)."""
 MAX_ROUNDS = 100
 OPTIONS = ("players", "rounds", "first_player", "turn_cap", "sets")
 

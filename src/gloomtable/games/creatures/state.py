@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from bisect import insort
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gloomtable.engine import (
     TERMINAL,
@@ -55,10 +55,11 @@ from gloomtable.games.creatures.cards import (
     NUM_CREATURES,
     NUMBER,
 )
-from gloomtable.games.creatures.game import RESERVE_SIZE
+from gloomtable.games.creatures.table import CreaturesTable
 
-if TYPE_CHECKING:
-    from gloomtable.games.creatures.game import CreaturesGame
+RESERVE_SIZE = 8
+"""Cards put face down as the Reserve each round (R-C3)."""
+
 
 PLAYING = "play"
 SAME_NUMBER = "same_number"
@@ -94,7 +95,7 @@ class CreaturesState:
         "start_player", "totals", "turns",
     )
 
-    game: CreaturesGame
+    game: CreaturesTable
     rng: Rng
     hands: list[list[int]]  # per seat, sorted card ids
     piles: list[list[int]]  # per colour, bottom first
@@ -116,7 +117,7 @@ class CreaturesState:
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, game: CreaturesGame, seed: int) -> CreaturesState:
+    def new(cls, game: CreaturesTable, seed: int) -> CreaturesState:
         """The first round dealt; the start player is drawn first if not configured."""
         s = cls.__new__(cls)
         s.game = game

@@ -8,7 +8,7 @@ and in the viewer's own hand, always under the key ``"id"``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gloomtable.games.creatures.cards import (
     COLOUR,
@@ -18,14 +18,12 @@ from gloomtable.games.creatures.cards import (
     LABEL,
     NUMBER,
 )
-
-if TYPE_CHECKING:
-    from gloomtable.games.creatures.state import CreaturesState
+from gloomtable.games.creatures.table import CreaturesPosition
 
 _SIDES = ("-", "+")
 
 
-def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
+def make_view(state: CreaturesPosition, player: int | None) -> dict[str, Any]:
     """A JSON-ready dict of what ``player`` sees (``None``: a spectator)."""
     n = state.game.players
     if player is not None and not 0 <= player < n:
@@ -77,7 +75,7 @@ def make_view(state: CreaturesState, player: int | None) -> dict[str, Any]:
     return view
 
 
-def render(state: CreaturesState, player: int | None) -> str:
+def render(state: CreaturesPosition, player: int | None) -> str:
     """A multi-line text picture of ``player``'s view, for the terminal."""
     v = make_view(state, player)
     n = v["players"]

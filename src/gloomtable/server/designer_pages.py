@@ -1,6 +1,7 @@
 """The designer's pages and APIs in the web app: the card gallery and the
 chronicle of a finished table. ``add_designer_routes(app)`` is all the server
 needs to call; refusals use the server's one error shape (``ServerError``).
+The pages live in the server, which imports the designer below it, never the reverse.
 """
 
 from __future__ import annotations
