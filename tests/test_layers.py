@@ -1,5 +1,7 @@
 """DESIGN 'Layers': the engine and the games never import a client, the server,
-storage or a UI library, so they stay pure and every client can use them."""
+storage or a UI library, so they stay pure and every client can use them; every
+subpackage imports only its own layer or the layers below (docs/architecture.md
+'Layers'), and no two subpackages import each other, directly or round a circle."""
 
 from __future__ import annotations
 
@@ -86,6 +88,91 @@ def test_the_gloom_engine_has_no_import_cycle() -> None:
     module is read without reading around a circle."""
     cycle = _cycle(_import_graph(PKG / "games" / "gloom"))
     assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_games_have_no_import_cycle() -> None:
+    """Every game's modules, and the registry over them, import in one direction."""
+    cycle = _cycle(_import_graph(PKG / "games"))
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("engine",),
+    ("games", "games.gloom", "games.creatures"),
+    ("bots",),
+    ("rl", "learn", "designer", "i18n", "simulate", "tournament"),
+    ("server",),
+    ("bench", "cli", "gloomtable"),
+)
+"""The package bottom to top (docs/architecture.md draws it). A subpackage imports its
+own layer or those below, never one above; within a layer, no cycle (checked below)."""
+TIER = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
+
+
+def _unit(module: str) -> str:
+    """The subpackage a module belongs to: ``gloomtable.server.app`` -> ``server``; a
+    game's package counts on its own (``games.gloom``), the registry is ``games``."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return "gloomtable"
+    if parts[0] == "games" and len(parts) > 1 and (PKG / "games" / parts[1]).is_dir():
+        return f"games.{parts[1]}"
+    return parts[0]
+
+
+def _unit_graph(graph: dict[str, set[str]]) -> tuple[dict[str, set[str]], dict[tuple[str, str], str]]:
+    """Subpackage -> the subpackages it imports, and one module import behind each edge."""
+    units: dict[str, set[str]] = {}
+    why: dict[tuple[str, str], str] = {}
+    for mod, found in graph.items():
+        a = _unit(mod)
+        units.setdefault(a, set())
+        for other in found:
+            b = _unit(other)
+            if a != b:
+                units[a].add(b)
+                why.setdefault((a, b), f"{mod} imports {other}")
+    return units, why
+
+
+def _upward(units: dict[str, set[str]], why: dict[tuple[str, str], str]) -> list[str]:
+    """Every import of a higher layer (or of a subpackage no layer names)."""
+    bad = []
+    for a, found in sorted(units.items()):
+        for b in sorted(found):
+            if a not in TIER or b not in TIER:
+                bad.append(f"{a} or {b} is in no layer of LAYERS ({why[(a, b)]})")
+            elif TIER[b] > TIER[a]:
+                bad.append(f"{a} (layer {TIER[a]}) imports {b} (layer {TIER[b]}): {why[(a, b)]}")
+    return bad
+
+
+def test_every_subpackage_is_in_a_layer() -> None:
+    units = {_unit(m) for m in _import_graph(PKG)}
+    assert units <= set(TIER), f"add {sorted(units - set(TIER))} to LAYERS"
+
+
+def test_no_subpackage_imports_a_layer_above_it() -> None:
+    """engine <- games <- bots <- rl/learn/designer/i18n/simulate/tournament <- server
+    <- bench/cli: a function-body or ``TYPE_CHECKING`` import counts too."""
+    bad = _upward(*_unit_graph(_import_graph(PKG)))
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_cycle_between_subpackages() -> None:
+    units, why = _unit_graph(_import_graph(PKG))
+    cycle = _cycle(units)
+    assert cycle is None, " -> ".join(cycle or []) + ": " + "; ".join(
+        why[(a, b)] for a, b in zip(cycle or [], (cycle or [])[1:], strict=False))
+
+
+def test_the_layer_check_finds_an_upward_import() -> None:
+    graph = {"gloomtable.engine.rng": {"gloomtable.server.app"}, "gloomtable.server.app": set()}
+    units, why = _unit_graph(graph)
+    assert units == {"engine": {"server"}, "server": set()}
+    assert _upward(units, why) == [
+        "engine (layer 0) imports server (layer 4): gloomtable.engine.rng imports gloomtable.server.app"]
+    assert _upward(*_unit_graph({"gloomtable.server.app": {"gloomtable.engine"}})) == []
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
