@@ -82,9 +82,11 @@ def largest_held(run: Callable[[int], dict[str, Any]], start: int, refine: int,
             break
         good = n
         n *= 2
-    for _ in range(refine if bad is not None else 0):
-        mid = (good + bad) // 2  # type: ignore[operator]
-        if mid <= good or bad - mid < max(5, good // 20):  # type: ignore[operator]
+    if bad is None:  # every size up to ``most`` held: nothing to bisect
+        return good, probes
+    for _ in range(refine):
+        mid = (good + bad) // 2
+        if mid <= good or bad - mid < max(5, good // 20):
             break
         p = run(mid)
         probes.append(p)

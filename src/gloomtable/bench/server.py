@@ -67,7 +67,8 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())  # type: ignore[no-any-return]
+        reply: dict[str, Any] = json.loads(r.read())
+        return reply
 
 
 def create_table(base: str, seed: int, bot_delay_ms: int) -> tuple[str, str]:

@@ -12,15 +12,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from gloomtable.bots.base import Bot, CarelessBot, RandomBot
 
-GLOOM_HARD = {"iterations": 40, "rollout_steps": 40, "root_width": 4, "exploration": 0.5,
-              "max_depth": 1}
+
+class SearchSettings(TypedDict):
+    """The search bot's settings for a level (keywords of :class:`ISMCTSBot`)."""
+
+    iterations: int
+    rollout_steps: int
+    root_width: int
+    exploration: float
+    max_depth: int
+
+
+GLOOM_HARD: SearchSettings = {"iterations": 40, "rollout_steps": 40, "root_width": 4,
+                              "exploration": 0.5, "max_depth": 1}
 GLOOM_GAP = 2.0
 """The Gloom search runs when the heuristic's two best scores are this close."""
-CREATURES_HARD = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7,
+CREATURES_HARD: SearchSettings = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7,
                   "max_depth": 1}
 CREATURES_ENDGAME = 6
 """The Creatures search runs once a hand holds this many cards or fewer, where
@@ -51,7 +62,7 @@ def _gloom(level: str, seed: int) -> Bot | None:
 
         return ISMCTSBot(seed, gloom, heuristic, prior=heuristic.rank, name="hard", gate=close_call,
                          rollout=GloomRollout(seed + 1),
-                         **GLOOM_HARD)  # type: ignore[arg-type]
+                         **GLOOM_HARD)
     return None
 
 
@@ -68,7 +79,7 @@ def _creatures(level: str, seed: int) -> Bot | None:
 
         return ISMCTSBot(seed, creatures, CreaturesHeuristicBot(seed), name="hard",
                          rollout=creatures_rollout, gate=creatures_endgame,
-                         **CREATURES_HARD)  # type: ignore[arg-type]
+                         **CREATURES_HARD)
     return None
 
 

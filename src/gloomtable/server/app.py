@@ -132,7 +132,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         return JSONResponse(error_message("bad_message", "the request is not well formed"), status_code=400)
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
-        return request.app.state.lobby  # type: ignore[no-any-return]
+        lobby: Lobby = request.app.state.lobby
+        return lobby
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await read_json(request, config.max_body, config.body_timeout)
