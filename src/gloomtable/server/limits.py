@@ -133,7 +133,7 @@ class SweptMemoryStorage(MemoryStorage):
         pass
 
     def sweep(self) -> None:
-        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+        self._MemoryStorage__expire_events()  # type: ignore[attr-defined]  # limits' private, name-mangled sweep
 
 
 SWEEP_EVERY = 5.0
