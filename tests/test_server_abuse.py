@@ -469,8 +469,8 @@ def test_script_in_names_and_narration_never_runs_in_chromium(server: ServerProc
             dialogs: list[str] = []
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
             page.goto(f"{server.url}{t['invites'][0]['link']}")
-            page.wait_for_function("document.body.innerText.includes('onerror')")
-            page.wait_for_function("document.body.innerText.includes('<script>')")
+            page.wait_for_function("() => document.body.innerText.includes('onerror')")
+            page.wait_for_function("() => document.body.innerText.includes('<script>')")
             assert page.evaluate("window.__pwned") is None
             assert not dialogs
             assert page.locator("img[src=x]").count() == 0 and page.locator("svg[onload]").count() == 0

@@ -192,7 +192,7 @@ def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: ServerP
     try:
         gloom_table(page, server.url, seed=17)
         a_few_plays(page, seed=3)
-        page.wait_for_function("document.querySelectorAll('[data-testid=log] .log-entry').length >= 12")
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=log] .log-entry').length >= 12")
         assert not page.evaluate("window.gloomtablePage.msg.over"), "the game should be half played"
         lines = page.locator("[data-testid=log] .log-entry:not(.narration)").all_inner_texts()
         text = "\n".join(lines)
