@@ -47,6 +47,16 @@ def assert_error(resp: httpx.Response, status: int, code: str) -> None:
     assert code in CODES
 
 
+def test_the_lobby_answers_head_and_the_browsers_icon_request(server: ServerProcess) -> None:
+    """Uptime checks ask with HEAD; a page with no icon link makes browsers ask for
+    /favicon.ico (the printable chronicle): neither is an error."""
+    head = httpx.head(server.url + "/")
+    assert head.status_code == 200 and head.headers["content-type"].startswith("text/html")
+    icon = httpx.get(server.url + "/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.content.lstrip().startswith(b"<svg")
+
+
 def test_create_returns_one_invite_per_person_seat_with_unguessable_tokens(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person", "name": "Ada"}, {"kind": "bot"}])
     assert [i["seat"] for i in t["invites"]] == [0, 1]

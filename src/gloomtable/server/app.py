@@ -140,9 +140,15 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     # --- pages -----------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
+        """The lobby (HEAD too: uptime checks and proxies ask with it)."""
         return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """Pages without an icon link (the printable chronicle) make browsers ask here."""
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
