@@ -91,6 +91,20 @@ ZOOM_OF = """(id) => {
 }"""
 
 
+def zoom_reads(page: Any, selector: str, card: int, face: dict[str, Any], *, phone: bool,
+               shot: str | None = None) -> None:
+    """Zoom ``card`` from ``selector``: its name and whole text show, every letter at
+    least MIN_TEXT_PX and inside the viewport; then the zoom is put away."""
+    z = zoom_on(page, selector, card, phone=phone)
+    assert z["min"] >= MIN_TEXT_PX and z["inView"], z
+    if shot:
+        shoot(page, shot)
+    assert face["name"] in z["text"]
+    if face["text"]:
+        assert z["body"] == face["text"]
+    blur_zoom(page)
+
+
 def zoom_on(page: Any, selector: str, card: int, *, phone: bool) -> dict[str, Any]:
     """Show the zoom of an element (hover on a laptop, keyboard focus on a phone)."""
     if phone:
@@ -209,24 +223,13 @@ def test_gloom_tables_fit_zoom_and_take_clicks(browser: Any, server: ServerProce
         assert page.locator(".character.last-play").count() >= 1, "the last play is marked on its stack"
         # a hand card zooms to its full text
         hand_card = st["view"]["hand"][0]
-        z = zoom_on(page, f".hand-card[data-card='{hand_card}']", hand_card, phone=phone)
-        assert z["min"] >= MIN_TEXT_PX and z["inView"], z
-        assert cards[hand_card]["name"] in z["text"]
-        if cards[hand_card]["text"]:
-            assert z["body"] == cards[hand_card]["text"]
-        blur_zoom(page)
+        zoom_reads(page, f".hand-card[data-card='{hand_card}']", hand_card, cards[hand_card], phone=phone)
         # a card deep in an opponent's stack, too
         found = deep_opponent_card(st)
         assert found is not None
         char, deep = found
-        z = zoom_on(page, f".character[data-char='{char}']", deep, phone=phone)
-        assert z["min"] >= MIN_TEXT_PX and z["inView"], z
-        if game == "gloom":
-            shoot(page, f"gloom-zoom{'-phone' if phone else ''}")
-        assert cards[deep]["name"] in z["text"]
-        if cards[deep]["text"]:
-            assert z["body"] == cards[deep]["text"]
-        blur_zoom(page)
+        zoom_reads(page, f".character[data-char='{char}']", deep, cards[deep], phone=phone,
+                   shot=f"gloom-zoom{'-phone' if phone else ''}" if game == "gloom" else None)
         shoot(page, f"{game}-table{'-phone' if phone else ''}")
         fits_one_screen(page)
         clicks_land_on_targets(page, st, acts, "none" if phone else "pulse")
