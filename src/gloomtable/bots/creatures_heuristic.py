@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gloomtable.engine import Rng
+from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, PASS, PLAY_BASE
 from gloomtable.games.creatures.cards import (
     COLOUR,
@@ -132,7 +132,7 @@ class CreaturesHeuristicBot:
         if len(legal) == 1:
             return legal[0]
         r = Reading.of(view)
-        if view["decision"] == "same_number":
+        if view["decision"] == DecisionKind.SAME_NUMBER:
             return self._decide(r, legal)
         return self._play(r, legal)
 
@@ -191,7 +191,7 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
     tops = [m["top"] or 0 for m in machines]
     plus = [1 if m["side"] == "+" else 0 for m in machines]
     penalty = penalties_of(view)
-    if view["decision"] == "same_number":
+    if view["decision"] == DecisionKind.SAME_NUMBER:
         me: int = view["viewer"]
         totals = view["totals"]
         n = len(totals)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from gloomtable.engine import GloomtableError, Rng, State
+from gloomtable.engine import DecisionKind, GloomtableError, Rng, State
 from gloomtable.games import make_game
 
 Sampler = Callable[[int], State]
@@ -231,7 +231,7 @@ def _creatures_sampler(view: dict[str, Any]) -> Sampler | None:
         s.round = view["round"] - 1
         s.start_player = view["start_player"]
         s.current = me
-        s.pending = view["decision"] == "same_number"
+        s.pending = view["decision"] == DecisionKind.SAME_NUMBER
         s.passes = view["passes_in_row"]
         s.closer = -1 if view["closer"] is None else view["closer"]
         s.final_left = view["final_turns_left"] or 0

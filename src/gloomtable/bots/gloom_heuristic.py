@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from gloomtable.bots.determinize import game_for_view
-from gloomtable.engine import Rng
+from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
 
@@ -50,7 +50,7 @@ LIFT_WEIGHT = 0.8
 """Lifting an opponent's Character, against sinking one's own."""
 RESPOND_MIN = 8
 """Smallest Self-Worth swing worth spending a response on."""
-HARMFUL_CHOICES = ("steal_from", "swap_hands_with", "skip_turn")
+HARMFUL_CHOICES = (DecisionKind.STEAL_FROM, DecisionKind.SWAP_HANDS_WITH, DecisionKind.SKIP_TURN)
 LOCKED_DEATH = 4.5
 """On a locked table, added to every Death so it beats Events (2.0) and passing."""
 LONG_GAME_ROUNDS = 30
@@ -84,7 +84,7 @@ class GloomHeuristicBot:
 
     def scores(self, view: dict[str, Any], legal: list[int]) -> list[float]:
         t = _Table(view)
-        t.stuck_hand = t.kind == "play" and not any(
+        t.stuck_hand = t.kind == DecisionKind.PLAY and not any(
             t.codec.decode(a).kind in (Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY) for a in legal)
         return [t.score(a) for a in legal]
 
@@ -148,7 +148,7 @@ class _Table:
 
     def score(self, a: int) -> float:
         dec = self.codec.decode(a)
-        if self.kind == "respond":
+        if self.kind == DecisionKind.RESPOND:
             return self._respond(dec.kind)
         if dec.kind is Kind.PLAY and dec.target in self.chars:
             card = self.cards[dec.card]
@@ -253,19 +253,20 @@ class _Table:
 
     def _choose_card(self, c: int) -> float:
         card = self.cards[c]
-        if self.kind == "discard":
+        if self.kind == DecisionKind.DISCARD:
             return -self._card_worth(card)
         if c in self.chars:  # a Character: its top Modifier moves or goes
             ch = self.chars[c]
             stack = [self.cards[i] for i in ch["stack"]]
-            if self.kind in ("remove_modifier", "return_modifier", "move_modifier_from") and len(stack) > 1:
+            if self.kind in (DecisionKind.REMOVE_MODIFIER, DecisionKind.RETURN_MODIFIER,
+                             DecisionKind.MOVE_MODIFIER_FROM) and len(stack) > 1:
                 worth: int = ch["self_worth"]
                 delta = visible(stack[:-1]).self_worth - worth
                 owner = ch.get("controller")
                 return -delta if owner == self.me else delta
-            if self.kind == "revive":
+            if self.kind == DecisionKind.REVIVE:
                 return 1.0 if ch.get("controller") != self.me else -1.0
-            if self.kind == "move_modifier_to":
+            if self.kind == DecisionKind.MOVE_MODIFIER_TO:
                 return 1.0 if ch.get("controller") == self.me else -1.0
         return 0.0
 

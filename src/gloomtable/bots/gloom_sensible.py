@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.engine import Rng
+from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Codec, Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
 from gloomtable.games.gloom.game import GloomGame
@@ -47,7 +47,7 @@ class GloomSensibleBot:
     def _score(self, a: int, kind: str, view: dict[str, Any], me: int,
                chars: dict[int, dict[str, Any]], cards: tuple[Card, ...], codec: Codec) -> float:
         dec = codec.decode(a)
-        if kind == "respond":
+        if kind == DecisionKind.RESPOND:
             playing = view.get("playing") or {}
             target = playing.get("target")
             if dec.kind is Kind.RESPOND and target is not None:
@@ -56,7 +56,7 @@ class GloomSensibleBot:
             if dec.kind is Kind.RESPOND:
                 return 1.0 if playing.get("player") != me else -5.0
             return 0.0
-        if kind == "discard" and dec.kind is Kind.CHOOSE_CARD:
+        if kind == DecisionKind.DISCARD and dec.kind is Kind.CHOOSE_CARD:
             return -self._card_worth(cards[dec.card])
         if dec.kind is Kind.PLAY:
             card, ch = cards[dec.card], chars[dec.target]

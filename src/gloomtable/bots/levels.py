@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from gloomtable.bots.base import Bot, CarelessBot, RandomBot
+from gloomtable.engine import DecisionKind
 
 
 class SearchSettings(TypedDict):
@@ -39,7 +40,7 @@ rollouts to the end of the round are short and sharp."""
 
 
 def creatures_endgame(view: dict[str, Any], legal: list[int]) -> bool:
-    return bool(view["decision"] == "same_number" or min(view["hand_counts"]) <= CREATURES_ENDGAME)
+    return bool(view["decision"] == DecisionKind.SAME_NUMBER or min(view["hand_counts"]) <= CREATURES_ENDGAME)
 
 
 def _gloom(level: str, seed: int) -> Bot | None:

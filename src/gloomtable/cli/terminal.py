@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from gloomtable.bots import bot_action, seat_bots
-from gloomtable.engine import Game, GloomtableError, State
+from gloomtable.engine import DecisionKind, Game, GloomtableError, State
 from gloomtable.engine.record import GameRecord
 from gloomtable.i18n.client import Localizer, localizer_for
 
@@ -131,7 +131,7 @@ def human_turn(state: State, seat: int, news: list[str],
             break
     narration = None
     played = state.action_to_string(action).startswith("play")
-    if view.get("game") in ("gloom", "gloomier") and kind == "play" and played:
+    if view.get("game") in ("gloom", "gloomier") and kind == DecisionKind.PLAY and played:
         line = ask(_("Tell how it happened (optional, Enter to skip): ")).strip()
         narration = line[:300] or None
     return action, narration
@@ -168,7 +168,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
             narration = None
             if p in agents:
                 action = bot_action(agents[p], state, legal)
-            elif len(legal) == 1 and decision_kind(state.view(p)) == "respond":
+            elif len(legal) == 1 and decision_kind(state.view(p)) == DecisionKind.RESPOND:
                 action = legal[0]  # nothing to answer with: pass silently (R-G20)
             else:
                 if humans > 1 and last_human != p:

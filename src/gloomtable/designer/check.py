@@ -24,14 +24,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from gloomtable.engine import ConfigError
+from gloomtable.engine import ConfigError, DecisionKind
 from gloomtable.games.gloom.actions import MAX_PLAYERS
 from gloomtable.games.gloom.cards import SLOTS, CardType, Deck
 from gloomtable.games.gloom.deck import CARD_TABLES, combine
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 
 Severity = Literal["error", "warning"]
-SETUP_DECISIONS = ("choose_family", "set_aside", "choose_character")
+SETUP_DECISIONS = (DecisionKind.CHOOSE_FAMILY, DecisionKind.SET_ASIDE, DecisionKind.CHOOSE_CHARACTER)
 TABLE_OF = {t: name for name, t in CARD_TABLES.items()}
 
 

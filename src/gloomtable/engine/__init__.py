@@ -1,6 +1,7 @@
 """The game-independent core: protocol, RNG, errors, records. No I/O here
 except the record's JSON helpers, which take and return plain text/paths."""
 
+from gloomtable.engine.decisions import DecisionKind
 from gloomtable.engine.errors import (
     ConfigError,
     GloomtableError,
@@ -14,6 +15,7 @@ from gloomtable.engine.rng import Rng
 __all__ = [
     "TERMINAL",
     "ConfigError",
+    "DecisionKind",
     "Event",
     "Game",
     "GloomtableError",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gloomtable.engine import DecisionKind
 from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
@@ -35,7 +36,8 @@ ACTIONS = [
 WHY = {"every player in a row has passed": N_("every player in a row has passed"),
        "the final turns are over": N_("the final turns are over")}
 
-DECISIONS = {"play": N_("play"), "same_number": N_("flip a Machine or make another player draw")}
+DECISIONS: dict[str, str] = {DecisionKind.PLAY: N_("play"),
+                              DecisionKind.SAME_NUMBER: N_("flip a Machine or make another player draw")}
 
 
 class CreaturesLocalizer:
@@ -103,7 +105,7 @@ class CreaturesLocalizer:
                                len(v["round_scores"])).format(n=len(v["round_scores"]), you=you)
         else:
             what = (_("decides: flip a Machine or make another player draw")
-                    if v["decision"] == "same_number" else _("to play"))
+                    if v["decision"] == DecisionKind.SAME_NUMBER else _("to play"))
             head = _("Crazy Creatures: round {r} of {rounds}, player {p} {what} ({you})").format(
                 r=v["round"], rounds=v["rounds"], p=v["current_player"] + 1, what=what, you=you)
         lines = [head, _("Machines:")]

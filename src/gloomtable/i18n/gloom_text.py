@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gloomtable.engine import DecisionKind
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.phrases import INT, N_, NG_, Formatter, Nn_, T, alternation, player_list
@@ -82,19 +83,21 @@ Spanish, „…“ in Russian)."""
 FREE_PLAY = {"card": N_("any card"), "Untimely Death": N_("Untimely Death"),
              "modifier": N_("Modifier"), "event": N_("Event")}
 
-DECISIONS = {
-    "play": N_("play"), "respond": N_("respond"), "discard": N_("discard"),
-    "choose_family": N_("choose a family"), "set_aside": N_("set a Character aside"),
-    "move_modifier_from": N_("move a Modifier: from whom"),
-    "move_modifier_to": N_("move a Modifier: onto whom"),
-    "choose_player": N_("choose a player"), "choose_character": N_("choose a Character"),
-    "choose_card": N_("choose a card"),
-    "remove_modifier": N_("choose a Modifier to remove"),
-    "return_modifier": N_("choose a Modifier to return to its owner's hand"),
-    "revive": N_("choose a dead Character to bring back"),
-    "skip_turn": N_("choose a player who skips their next turn"),
-    "steal_from": N_("choose a player to take a card from"),
-    "swap_hands_with": N_("choose a player to swap hands with"),
+_D = DecisionKind
+DECISIONS: dict[str, str] = {
+    _D.PLAY: N_("play"), _D.RESPOND: N_("respond"), _D.DISCARD: N_("discard"),
+    _D.CHOOSE_FAMILY: N_("choose a family"), _D.SET_ASIDE: N_("set a Character aside"),
+    _D.MOVE_MODIFIER_FROM: N_("move a Modifier: from whom"),
+    _D.MOVE_MODIFIER_TO: N_("move a Modifier: onto whom"),
+    _D.CHOOSE_CHARACTER: N_("choose a Character"),
+    _D.REMOVE_MODIFIER: N_("choose a Modifier to remove"),
+    _D.RETURN_MODIFIER: N_("choose a Modifier to return to its owner's hand"),
+    _D.REVIVE: N_("choose a dead Character to bring back"),
+    _D.SKIP_TURN: N_("choose a player who skips their next turn"),
+    _D.STEAL_FROM: N_("choose a player to take a card from"),
+    _D.SWAP_HANDS_WITH: N_("choose a player to swap hands with"),
+    # kinds of action (not of decision) the table page labels the same way
+    "choose_player": N_("choose a player"), "choose_card": N_("choose a card"),
     "claim_story": N_("claim a Story"),
 }
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gloomtable.bots import Bot, bot_action, make_bot
-from gloomtable.engine import Event, Game, GloomtableError, State
+from gloomtable.engine import DecisionKind, Event, Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.learn.script import Expect, Lesson, LessonError, Step
 
@@ -303,9 +303,9 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
     def fits(action: int) -> bool:
         d = codec.decode(action)
         if expect.kind == "draft":
-            return d.kind == Kind.CHOOSE_CARD and decision == "choose_character"
+            return d.kind == Kind.CHOOSE_CARD and decision == DecisionKind.CHOOSE_CHARACTER
         if expect.kind == "choose_card":
-            return d.kind == Kind.CHOOSE_CARD and decision != "choose_character"
+            return d.kind == Kind.CHOOSE_CARD and decision != DecisionKind.CHOOSE_CHARACTER
         if expect.kind in simple:
             if d.kind != simple[expect.kind]:
                 return False

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gloomtable.engine import DecisionKind
 from gloomtable.rl.slots import Layout
 
 NUM_CARDS = 48
@@ -100,7 +101,7 @@ class CreaturesEncoder:
         over = view["over"]
         if not over and cur >= 0:
             bits[_CUR + (cur - me) % n] = 1
-            bits[_DEC + (view["decision"] == "same_number")] = 1
+            bits[_DEC + (view["decision"] == DecisionKind.SAME_NUMBER)] = 1
         closer = view["closer"]
         if closer is not None:
             bits[_CLOSER + (closer - me) % n] = 1

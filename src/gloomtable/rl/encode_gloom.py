@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gloomtable.engine import Game
+from gloomtable.engine import DecisionKind, Game
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 from gloomtable.games.gloom.view import stack_facts
 from gloomtable.rl.slots import Layout
@@ -27,9 +27,10 @@ from gloomtable.rl.slots import Layout
 _TargetBits = tuple[tuple[int, ...], int, bytes]
 """A target's cached encoding: (its slots, a count, its block as bytes)."""
 
-KINDS = ("choose_family", "choose_character", "set_aside", "play", "respond", "discard",
-         "move_modifier_from", "move_modifier_to", "return_modifier", "remove_modifier", "revive",
-         "steal_from", "swap_hands_with", "skip_turn")
+_K = DecisionKind
+KINDS = (_K.CHOOSE_FAMILY, _K.CHOOSE_CHARACTER, _K.SET_ASIDE, _K.PLAY, _K.RESPOND, _K.DISCARD,
+         _K.MOVE_MODIFIER_FROM, _K.MOVE_MODIFIER_TO, _K.RETURN_MODIFIER, _K.REMOVE_MODIFIER,
+         _K.REVIVE, _K.STEAL_FROM, _K.SWAP_HANDS_WITH, _K.SKIP_TURN)
 """Decision kinds with a slot of their own; any other kind sets the ``other`` slot."""
 FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
 ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
@@ -96,7 +97,7 @@ class GloomEncoder:
         self.target_slot = {c: i for i, c in enumerate(targets)}
         self.story_slot = {c: i for i, c in enumerate(stories)}
         self.zones = len(ZONES) + n + 1
-        self.kinds = {k: i for i, k in enumerate(KINDS)}
+        self.kinds: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
         lay = self.layout = Layout()
         N, T, S = self.num_cards, len(targets), len(stories)
         self.per_target = 1 + n + 1 + 1 + 1 + 3 + (len(icons) + 1) * 3 + 1 + 5
@@ -362,11 +363,11 @@ class GloomEncoder:
         d = state.decision
         over = state.over
         target = -1
-        if d.kind == "respond" and d.task is not None:
+        if d.kind == DecisionKind.RESPOND and d.task is not None:
             ctx = d.task.ctx
             bits[oc + ctx.card * z + 3] = 1
             target = ctx.target
-        elif d.kind == "choose_character" and not over:
+        elif d.kind == DecisionKind.CHOOSE_CHARACTER and not over:
             codec = state.codec
             for a in d.options:
                 bits[oc + codec.chosen_card(a) * z + 5] = 1

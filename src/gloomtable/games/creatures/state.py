@@ -30,6 +30,7 @@ from typing import Any
 
 from gloomtable.engine import (
     TERMINAL,
+    DecisionKind,
     Event,
     GloomtableError,
     IllegalActionError,
@@ -61,9 +62,9 @@ RESERVE_SIZE = 8
 """Cards put face down as the Reserve each round (R-C3)."""
 
 
-PLAYING = "play"
-SAME_NUMBER = "same_number"
-"""Pending decision kinds, as views name them."""
+PLAYING = DecisionKind.PLAY
+SAME_NUMBER = DecisionKind.SAME_NUMBER
+"""Pending decision kinds (R-C5 and R-C8)."""
 
 _FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
 _SIGN = ("-", "+")
@@ -184,7 +185,7 @@ class CreaturesState:
         plays = [PLAY_BASE + c for c in self.hands[self.current] if rows[COLOUR[c]][NUMBER[c]]]
         return plays or [PASS]  # R-C5: pass only when nothing fits
 
-    def decision(self) -> str | None:
+    def decision(self) -> DecisionKind | None:
         """What the current player is deciding: ``play``, ``same_number``, or None."""
         if self.over:
             return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gloomtable.engine import DecisionKind
 from gloomtable.games.creatures.cards import (
     COLOUR,
     COLOUR_KEYS,
@@ -86,7 +87,7 @@ def render(state: CreaturesPosition, player: int | None) -> str:
         head = f"{title}: game over after {len(v['round_scores'])} rounds ({you})"
     else:
         what = "decides: flip a Machine or make another player draw" \
-            if v["decision"] == "same_number" else "to play"
+            if v["decision"] == DecisionKind.SAME_NUMBER else "to play"
         head = (f"{title}: round {v['round']} of {v['rounds']}, "
                 f"player {v['current_player'] + 1} {what} ({you})")
     lines = [head, "Machines:"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gloomtable.engine import DecisionKind
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.rules.board import Board
@@ -26,7 +27,7 @@ def action_to_string(s: Board, action: int) -> str:
     if dec.kind is Kind.CHOOSE_PLAYER:
         return f"choose player {dec.index + 1}"
     if dec.kind is Kind.CHOOSE_CARD:
-        verb = {"discard": "discard", SETUP_ASIDE: "set aside"}.get(d.kind, "choose")
+        verb = {DecisionKind.DISCARD: "discard", SETUP_ASIDE: "set aside"}.get(d.kind, "choose")
         return f"{verb} {describe_card(s, dec.card)}"
     if dec.kind is Kind.RESPOND:
         return f"respond with {s.name(dec.card)}"

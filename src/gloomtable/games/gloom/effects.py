@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from gloomtable.engine import DecisionKind
 from gloomtable.games.gloom.cards import Card
 from gloomtable.games.gloom.tasks import Task
 
@@ -106,7 +107,7 @@ def _discard(state: Board, task: Task, choice: int | None) -> None:
         done += 1
     if done < task.param and state.hands[p]:
         options = [state.codec.choose_card(c) for c in sorted(state.hands[p])]
-        state.ask(p, "discard", options, task._replace(data=(done,)))
+        state.ask(p, DecisionKind.DISCARD, options, task._replace(data=(done,)))
 
 
 def _free_play(state: Board, task: Task, choice: int | None) -> None:
@@ -116,7 +117,7 @@ def _free_play(state: Board, task: Task, choice: int | None) -> None:
 
 
 def _choose_then(
-    state: Board, task: Task, choice: int | None, kind: str, options: list[int],
+    state: Board, task: Task, choice: int | None, kind: DecisionKind, options: list[int],
     finish: Callable[[int], None],
 ) -> None:
     if choice is None:
@@ -133,11 +134,11 @@ def _move_modifier(state: Board, task: Task, choice: int | None) -> None:
         sources = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
         if choice is None:
             if sources and len(state.living_characters()) > 1:
-                state.ask(task.ctx.resolver, "move_modifier_from", sources, task)
+                state.ask(task.ctx.resolver, DecisionKind.MOVE_MODIFIER_FROM, sources, task)
             return
         src = codec.chosen_card(choice)
         dests = [codec.choose_card(c) for c in state.living_characters() if c != src]
-        state.ask(task.ctx.resolver, "move_modifier_to", dests, task._replace(data=(src,)))
+        state.ask(task.ctx.resolver, DecisionKind.MOVE_MODIFIER_TO, dests, task._replace(data=(src,)))
         return
     assert choice is not None
     state.move_top_modifier(task.data[0], codec.chosen_card(choice), task.ctx.resolver)
@@ -155,14 +156,14 @@ def _return_modifier(state: Board, task: Task, choice: int | None) -> None:
         to = task.ctx.resolver if task.param == "you" or owner < 0 else owner
         state.return_top_modifier(char, to, task.ctx.resolver)
 
-    _choose_then(state, task, choice, "return_modifier", options, finish)
+    _choose_then(state, task, choice, DecisionKind.RETURN_MODIFIER, options, finish)
 
 
 def _remove_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Discard the top Modifier of a living Character."""
     codec = state.codec
     options = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
-    _choose_then(state, task, choice, "remove_modifier", options,
+    _choose_then(state, task, choice, DecisionKind.REMOVE_MODIFIER, options,
                  lambda a: state.remove_top_modifier(codec.chosen_card(a), task.ctx.resolver))
 
 
@@ -172,7 +173,7 @@ def _revive(state: Board, task: Task, choice: int | None) -> None:
     p = task.ctx.resolver
     options = [codec.choose_card(c) for c in state.dead_characters()
                if task.param == "any" or state.controller[c] == p]
-    _choose_then(state, task, choice, "revive", options,
+    _choose_then(state, task, choice, DecisionKind.REVIVE, options,
                  lambda a: state.revive(codec.chosen_card(a), p))
 
 
@@ -185,7 +186,7 @@ def _steal(state: Board, task: Task, choice: int | None) -> None:
     codec = state.codec
     p = task.ctx.resolver
     options = [codec.choose_player(q) for q in _other_players(state, p) if state.hands[q]]
-    _choose_then(state, task, choice, "steal_from", options,
+    _choose_then(state, task, choice, DecisionKind.STEAL_FROM, options,
                  lambda a: state.steal(p, codec.chosen_player(a), task.param))
 
 
@@ -193,7 +194,7 @@ def _swap_hands(state: Board, task: Task, choice: int | None) -> None:
     codec = state.codec
     p = task.ctx.resolver
     options = [codec.choose_player(q) for q in _other_players(state, p)]
-    _choose_then(state, task, choice, "swap_hands_with", options,
+    _choose_then(state, task, choice, DecisionKind.SWAP_HANDS_WITH, options,
                  lambda a: state.swap_hands(p, codec.chosen_player(a)))
 
 
@@ -204,7 +205,7 @@ def _skip_turn(state: Board, task: Task, choice: int | None) -> None:
         state.skip_next_turn(p, p)
         return
     options = [codec.choose_player(q) for q in _other_players(state, p)]
-    _choose_then(state, task, choice, "skip_turn", options,
+    _choose_then(state, task, choice, DecisionKind.SKIP_TURN, options,
                  lambda a: state.skip_next_turn(codec.chosen_player(a), p))
 
 

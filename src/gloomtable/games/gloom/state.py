@@ -51,6 +51,11 @@ def _as_action(action: object) -> int:
         raise MalformedActionError(f"an action is an integer, got {action!r}") from None
 
 
+def _decision_text(d: Decision) -> str:
+    """``repr(d)`` with the kind as its plain string, as snapshots have always read."""
+    return f"Decision(player={d.player!r}, kind={str(d.kind)!r}, options={d.options!r}, task={d.task!r})"
+
+
 class GloomState(Board):
     """One position of a Gloom game. Mutated by :meth:`apply`; :meth:`clone` to branch."""
 
@@ -175,7 +180,7 @@ class GloomState(Board):
             "queue": [repr(t) for t in self.queue], "cancelled": self.cancelled,
             "counted_used": self.counted_used, "turn": self.turn, "over": self.over,
             "capped": self.capped, "turn_player": self.turn_player,
-            "decision": repr(self.decision),
+            "decision": _decision_text(self.decision),
         }
 
     view = build_view

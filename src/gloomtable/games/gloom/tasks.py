@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gloomtable.engine import Event
+from gloomtable.engine import DecisionKind, Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS
 from gloomtable.games.gloom.cards import Step
 
@@ -35,20 +35,21 @@ class Decision(NamedTuple):
     decision, whose legal actions are computed from the state."""
 
     player: int
-    kind: str
+    kind: DecisionKind
     options: tuple[int, ...] = ()
     task: Task | None = None
 
 
-# Phases: the kinds of the engine's own decisions (effects add their own kinds).
-SETUP_FAMILY = "choose_family"
-SETUP_ASIDE = "set_aside"
-SETUP_DRAFT = "choose_character"
+# Phases: the kinds of the engine's own decisions (effects ask their own kinds), as
+# module names the hot paths read without an attribute lookup on the enum.
+SETUP_FAMILY = DecisionKind.CHOOSE_FAMILY
+SETUP_ASIDE = DecisionKind.SET_ASIDE
+SETUP_DRAFT = DecisionKind.CHOOSE_CHARACTER
 UNCONTROLLED = -1  # a Guest or Story in the middle (R-H6)
-PLAY = "play"
-RESPOND = "respond"
-OVER = "over"
-RUNNING = "_running"  # no question is open: the engine is resolving
+PLAY = DecisionKind.PLAY
+RESPOND = DecisionKind.RESPOND
+OVER = DecisionKind.OVER
+RUNNING = DecisionKind.RUNNING  # no question is open: the engine is resolving
 
 # The decisions without options, made once: every action passes through both.
 RUNNING_FOR = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))

@@ -10,6 +10,7 @@ from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.plays import legal_actions
 from gloomtable.games.gloom.rules.scoring import family_value, result
 from gloomtable.games.gloom.rules.turn import draw_limit
+from gloomtable.games.gloom.tasks import RESPOND, SETUP_DRAFT
 
 _TEXT = int(Region.TEXT)
 
@@ -64,7 +65,7 @@ def story_view(state: Board, s: int) -> dict[str, Any]:
 def _playing(state: Board) -> dict[str, Any] | None:
     """The card being played and its target while a response window is open."""
     d = state.decision
-    if d.kind != "respond" or d.task is None:
+    if d.kind != RESPOND or d.task is None:
         return None
     ctx = d.task.ctx
     return {"card": ctx.card, "target": None if ctx.target < 0 else ctx.target,
@@ -100,7 +101,7 @@ def build_view(state: Board, viewer: int | None) -> dict[str, Any]:
         "characters_available": [
             {"card": c, "name": state.name(c)}
             for c in (state.codec.chosen_card(a) for a in d.options)
-        ] if d.kind == "choose_character" and not state.over else [],
+        ] if d.kind == SETUP_DRAFT and not state.over else [],
         "families": [
             {"player": p, "family_value": family_value(state, p),
              "characters": [character_view(state, c) for c in fam],

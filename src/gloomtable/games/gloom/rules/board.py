@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from gloomtable.engine import Event, Rng
+from gloomtable.engine import DecisionKind, Event, Rng
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import Card, CardType, Step, Visible
 from gloomtable.games.gloom.seen import Seen
@@ -209,7 +209,7 @@ class Board:
         self.events.append(new(Event, (kind, text, player, card, target, amount, private_to,
                                        public_text)))
 
-    def ask(self, player: int, kind: str, options: list[int], task: Task) -> None:
+    def ask(self, player: int, kind: DecisionKind, options: list[int], task: Task) -> None:
         self.decision = Decision(player, kind, tuple(options), task)
 
     def push_steps(self, ctx: Ctx, steps: tuple[Step, ...]) -> None:
