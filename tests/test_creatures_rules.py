@@ -376,7 +376,7 @@ def test_R_C8_same_number_opens_a_decision_for_the_same_player() -> None:
                        reserve=["yellow 3"])
     events = play_label(state, "red 4")
     assert kinds(events) == ["play", "same_number"]
-    assert state.current_player() == 0 and state.decision() == "same_number"
+    assert state.current_player() == 0 and state.decision.kind == "same_number"
     assert state.view(0)["decision"] == "same_number"
     assert state.legal_actions() == [flip(c) for c in range(4)] + [make_draw(1), make_draw(2)]
     with pytest.raises(IllegalActionError, match="R-C8"):
@@ -393,7 +393,7 @@ def test_R_C8_flip_any_machine() -> None:
     events = state.apply(flip(GREEN))
     assert kinds(events) == ["flip"] and "green Machine to - Minimalizer" in events[0].text
     assert state.plus == [1, 1, 0, 1]
-    assert state.current_player() == 1 and state.decision() == "play"
+    assert state.current_player() == 1 and state.decision.kind == "play"
 
 
 def test_R_C8_make_another_player_draw_from_the_reserve_privately() -> None:
@@ -426,14 +426,14 @@ def test_R_C8_no_decision_on_a_different_number_or_an_empty_pile() -> None:
                        reserve=["yellow 3"])
     assert kinds(play_label(state, "red 5")) == ["play"]
     assert kinds(play_label(state, "green 3")) == ["play"]
-    assert state.current_player() == 0 and state.decision() == "play"
+    assert state.current_player() == 0 and state.decision.kind == "play"
 
 
 def test_R_C8_decision_also_when_the_play_empties_the_hand() -> None:
     state = arrange([["red 4"], ["green 3", "blue 5"]], piles={"red": [4]},
                        reserve=["yellow 3"])
     play_label(state, "red 4")
-    assert state.decision() == "same_number" and state.current_player() == 0
+    assert state.decision.kind == "same_number" and state.current_player() == 0
     events = state.apply(make_draw(1))
     assert kinds(events) == ["draw", "out"]
     assert state.current_player() == 1 and len(state.hands[1]) == 3

@@ -55,7 +55,7 @@ def test_declared_facts() -> None:
     assert game.max_chance_outcomes() == 16  # the deal's digits, not one node of 65536
     assert game.observation_tensor_size() == 158
     assert game.information_state_tensor_size() == 158 + 57
-    assert game.max_game_length() == 4000
+    assert game.max_game_length() == 4000 + 4  # 2 actions a turn to the cap, and the deal
 
 
 def test_mcts_beats_the_uniform_random_bot() -> None:

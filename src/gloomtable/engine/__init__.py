@@ -4,12 +4,22 @@ except the record's JSON helpers, which take and return plain text/paths."""
 from gloomtable.engine.decisions import DecisionKind
 from gloomtable.engine.errors import (
     ConfigError,
+    GameNotOverError,
     GloomtableError,
     IllegalActionError,
     MalformedActionError,
     ReplayError,
 )
-from gloomtable.engine.protocol import TERMINAL, Event, Game, Result, State
+from gloomtable.engine.protocol import (
+    TERMINAL,
+    Event,
+    Game,
+    GameInfo,
+    OpenDecision,
+    Pending,
+    Result,
+    State,
+)
 from gloomtable.engine.rng import Rng
 
 __all__ = [
@@ -18,9 +28,13 @@ __all__ = [
     "DecisionKind",
     "Event",
     "Game",
+    "GameInfo",
+    "GameNotOverError",
     "GloomtableError",
     "IllegalActionError",
     "MalformedActionError",
+    "OpenDecision",
+    "Pending",
     "ReplayError",
     "Result",
     "Rng",

@@ -24,6 +24,11 @@ class IllegalActionError(GloomtableError, ValueError):
         super().__init__(f"illegal action {action}: {reason}. Legal now: {shown}{more}")
 
 
+class GameNotOverError(GloomtableError, ValueError):
+    """A finished game's answer (its result) asked of a game still being played.
+    A ``ValueError`` too, as the Gloom engine raised before both games agreed."""
+
+
 class ConfigError(GloomtableError, ValueError):
     """A table option or a game configuration that cannot be played."""
 

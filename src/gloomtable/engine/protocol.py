@@ -9,7 +9,10 @@ nothing else, so every game works everywhere without special cases.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+from gloomtable.engine.decisions import DecisionKind
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
@@ -69,16 +72,114 @@ class Result:
                 "capped": self.capped, **({"details": self.details} if self.details else {})}
 
 
+class Dynamics(StrEnum):
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class ChanceMode(StrEnum):
+    DETERMINISTIC = "deterministic"
+    EXPLICIT_STOCHASTIC = "explicit_stochastic"
+    """Chance moves are nodes of the game tree, with listed outcomes."""
+    SAMPLED_STOCHASTIC = "sampled_stochastic"
+    """Chance is drawn inside ``apply`` from the state's own seeded RNG."""
+
+
+class Information(StrEnum):
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Utility(StrEnum):
+    ZERO_SUM = "zero_sum"
+    CONSTANT_SUM = "constant_sum"
+    GENERAL_SUM = "general_sum"
+    IDENTICAL = "identical"
+
+
+class RewardModel(StrEnum):
+    REWARDS = "rewards"
+    TERMINAL = "terminal"
+    """Only a finished game pays: :meth:`Result.returns`."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's facts, said up front the way OpenSpiel's ``GameType`` (the kind of
+    game) and ``GameInfo`` (this configuration's numbers) say them, so adapters and
+    tests read them instead of restating them. ``utility`` and the bounds are of
+    :meth:`Result.returns`; ``max_game_length`` bounds the actions of one game,
+    setup included, under this configuration's safety cap."""
+
+    short_name: str
+    long_name: str
+    dynamics: Dynamics
+    chance_mode: ChanceMode
+    information: Information
+    utility: Utility
+    reward_model: RewardModel
+    min_num_players: int
+    max_num_players: int
+    num_players: int
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    """Outcomes of one explicit chance node; 0 when chance is sampled inside ``apply``."""
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None
+    """What every game's returns add up to (``None`` unless constant-sum)."""
+    max_game_length: int
+
+
+def win_share_info(*, short_name: str, long_name: str, min_num_players: int,
+                   max_num_players: int, num_players: int, num_distinct_actions: int,
+                   max_game_length: int) -> GameInfo:
+    """The facts both games share: sequential, chance drawn from the seed inside
+    ``apply``, hidden hands, and returns that are each player's share of the win
+    (1/k to each of k tied winners), paid only at the end."""
+    return GameInfo(
+        short_name=short_name, long_name=long_name, dynamics=Dynamics.SEQUENTIAL,
+        chance_mode=ChanceMode.SAMPLED_STOCHASTIC, information=Information.IMPERFECT,
+        utility=Utility.CONSTANT_SUM, reward_model=RewardModel.TERMINAL,
+        min_num_players=min_num_players, max_num_players=max_num_players,
+        num_players=num_players, num_distinct_actions=num_distinct_actions,
+        max_chance_outcomes=0, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+        max_game_length=max_game_length)
+
+
+class OpenDecision(Protocol):
+    """The question a state has open: who answers it, and what kind it is. Once the
+    game is over it is ``(TERMINAL, DecisionKind.OVER)``. A game may say more (Gloom's
+    decision carries its options and the effect waiting for the answer)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def kind(self) -> DecisionKind: ...
+
+
+class Pending(NamedTuple):
+    """An :class:`OpenDecision` with nothing more to say."""
+
+    player: int
+    kind: DecisionKind
+
+
 @runtime_checkable
 class State(Protocol):
     """One position of one game. Mutable; :meth:`clone` for search."""
 
+    @property
+    def decision(self) -> OpenDecision: ...
     def current_player(self) -> int: ...
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int) -> list[Event]: ...
     def view(self, player: int | None) -> dict[str, Any]: ...
     def is_over(self) -> bool: ...
-    def result(self) -> Result: ...
+    def result(self) -> Result:
+        """The outcome; :class:`~gloomtable.engine.errors.GameNotOverError` before the end."""
+        ...
+
     def action_to_string(self, action: int) -> str: ...
     def clone(self) -> State: ...
     def snapshot(self) -> dict[str, Any]: ...
@@ -96,6 +197,8 @@ class Game(Protocol):
     def num_players(self) -> int: ...
     @property
     def num_distinct_actions(self) -> int: ...
+    @property
+    def info(self) -> GameInfo: ...
 
     def config_dict(self) -> dict[str, Any]: ...
     def new_initial_state(self, seed: int) -> State: ...

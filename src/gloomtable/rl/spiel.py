@@ -32,6 +32,7 @@ except ImportError as exc:  # pragma: no cover - depends on the optional extra
     raise ImportError("gloomtable.rl.spiel needs OpenSpiel: pip install open_spiel") from exc
 
 from gloomtable.engine import Game
+from gloomtable.engine.protocol import Information
 from gloomtable.games import make_game
 from gloomtable.rl.encode_creatures import CreaturesEncoder
 from gloomtable.rl.encode_gloom import GloomEncoder
@@ -41,10 +42,6 @@ DEFAULT_DEALS = 1 << 16
 MAX_DEALS = 1 << 40
 MAX_DIGIT = 16
 """The most outcomes a chance node has: a deal is picked digit by digit."""
-ACTIONS_PER_TURN = {"creatures": 2, "gloom": 20, "gloomier": 20}
-"""Bounds on actions per counted turn, for ``max_game_length`` (Creatures: a play
-and a same-number decision; Gloom: plays, responses and effect choices)."""
-UNCAPPED_LENGTH = 20_000
 
 _PARAMS: dict[str, dict[str, Any]] = {
     "creatures": {"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures",
@@ -54,8 +51,6 @@ _PARAMS: dict[str, dict[str, Any]] = {
     "gloomier": {"players": 4, "sets": "gloomier", "stories_guests": 2, "turn_cap": 500,
                  "deals": DEFAULT_DEALS},
 }
-_LONG = {"creatures": "Crazy Creatures of Dr. Gloom (gloomtable)", "gloom": "Gloom (gloomtable)",
-         "gloomier": "Gloomier: A Night at Hemlock Hall (gloomtable)"}
 
 FULL, PUBLIC, PRIVATE, NOTHING = "full", "public", "private", "nothing"
 """What an observation holds: the player's whole view, the public part, the private
@@ -103,18 +98,26 @@ def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return p, deals
 
 
+_INFORMATION = {Information.PERFECT: "PERFECT_INFORMATION",
+                Information.IMPERFECT: "IMPERFECT_INFORMATION"}
+
+
 def _game_type(name: str) -> Any:
-    counts = {"creatures": (2, 4), "gloom": (2, 5), "gloomier": (2, 5)}[name]
-    return pyspiel.GameType(
+    """OpenSpiel's facts of the game ``name``, from what the engine's game with the
+    default parameters says (:attr:`Game.info`). One change: the engine draws chance
+    from its seed inside ``apply``, and here the deal is explicit chance nodes."""
+    info = make_game(name, _config(name, {})[0]).info
+    gt = pyspiel.GameType
+    return gt(
         short_name=f"gloomtable_{name}",
-        long_name=_LONG[name],
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        min_num_players=counts[0],
-        max_num_players=counts[1],
+        long_name=f"{info.long_name} (gloomtable)",
+        dynamics=getattr(gt.Dynamics, info.dynamics.upper()),
+        chance_mode=gt.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=getattr(gt.Information, _INFORMATION[info.information]),
+        utility=getattr(gt.Utility, info.utility.upper()),
+        reward_model=getattr(gt.RewardModel, info.reward_model.upper()),
+        min_num_players=info.min_num_players,
+        max_num_players=info.max_num_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -138,18 +141,19 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hi
         self.deals = deals
         self.digits = deal_digits(deals)
         self.encoder = _encoder_for(self.engine_game)
-        cap = config["turn_cap"]
-        self.max_length = ACTIONS_PER_TURN[self.game_name] * cap if cap else UNCAPPED_LENGTH
+        facts = self.engine_game.info
+        self.max_length = facts.max_game_length + len(self.digits)
+        """The engine's bound, and the deal's chance nodes before it."""
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.engine_game.num_distinct_actions,
+            num_distinct_actions=facts.num_distinct_actions,
             max_chance_outcomes=max(self.digits, default=1),
-            num_players=self.engine_game.num_players,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
+            num_players=facts.num_players,
+            min_utility=facts.min_utility,
+            max_utility=facts.max_utility,
+            utility_sum=facts.utility_sum,
             max_game_length=self.max_length,
         )
-        super().__init__(_game_type(self.game_name), info, dict(params or {}))
+        super().__init__(_GAME_TYPES[self.game_name], info, dict(params or {}))
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
@@ -506,5 +510,7 @@ class Observer:
             else state.observation_of(self.kind, player)
 
 
+_GAME_TYPES = {cls.game_name: _game_type(cls.game_name)
+               for cls in (CreaturesSpielGame, GloomSpielGame, GloomierSpielGame)}
 for _cls in (CreaturesSpielGame, GloomSpielGame, GloomierSpielGame):
-    pyspiel.register_game(_game_type(_cls.game_name), _cls)
+    pyspiel.register_game(_GAME_TYPES[_cls.game_name], _cls)

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gloomtable.engine import ConfigError
+from gloomtable.engine import ConfigError, GameInfo
+from gloomtable.engine.protocol import win_share_info
 from gloomtable.games.creatures.actions import NUM_ACTIONS
 
 if TYPE_CHECKING:
@@ -91,6 +92,16 @@ class CreaturesGame:
     @property
     def num_players(self) -> int:
         return self.players
+
+    @property
+    def info(self) -> GameInfo:
+        """The game's facts, OpenSpiel style: 2 to 4 seats (R-C2); a game is at most
+        ``turn_cap`` turns, each one play or pass and at most one same-number
+        decision after it (R-C8)."""
+        return win_share_info(
+            short_name=self.name, long_name="Crazy Creatures of Dr. Gloom", min_num_players=2,
+            max_num_players=4, num_players=self.players,
+            num_distinct_actions=NUM_ACTIONS, max_game_length=2 * self.turn_cap)
 
     @property
     def num_rounds(self) -> int:

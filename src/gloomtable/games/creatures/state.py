@@ -32,9 +32,10 @@ from gloomtable.engine import (
     TERMINAL,
     DecisionKind,
     Event,
-    GloomtableError,
+    GameNotOverError,
     IllegalActionError,
     MalformedActionError,
+    Pending,
     Result,
     Rng,
 )
@@ -65,6 +66,8 @@ RESERVE_SIZE = 8
 PLAYING = DecisionKind.PLAY
 SAME_NUMBER = DecisionKind.SAME_NUMBER
 """Pending decision kinds (R-C5 and R-C8)."""
+_DECISIONS = tuple(tuple(Pending(p, kind) for p in range(MAX_PLAYERS)) for kind in (PLAYING, SAME_NUMBER))
+_OVER = Pending(TERMINAL, DecisionKind.OVER)
 
 _FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
 _SIGN = ("-", "+")
@@ -185,11 +188,11 @@ class CreaturesState:
         plays = [PLAY_BASE + c for c in self.hands[self.current] if rows[COLOUR[c]][NUMBER[c]]]
         return plays or [PASS]  # R-C5: pass only when nothing fits
 
-    def decision(self) -> DecisionKind | None:
-        """What the current player is deciding: ``play``, ``same_number``, or None."""
-        if self.over:
-            return None
-        return SAME_NUMBER if self.pending else PLAYING
+    @property
+    def decision(self) -> Pending:
+        """Who decides what now: a ``play`` or a ``same_number`` (R-C8) decision of the
+        current player, or ``over``. A property, as Gloom's decision is."""
+        return _OVER if self.over else _DECISIONS[self.pending][self.current]
 
     def penalties(self, seat: int) -> int:
         """R-C10: the penalty points in ``seat``'s hand right now."""
@@ -360,7 +363,7 @@ class CreaturesState:
     def result(self) -> Result:
         """R-C11: the lowest total wins; ties share the win."""
         if not self.over:
-            raise GloomtableError("the game is not over yet: no result")
+            raise GameNotOverError("the game is not over yet: no result")
         best = min(self.totals)
         return Result(
             scores=tuple(self.totals),
@@ -422,4 +425,4 @@ class CreaturesState:
 
     def __repr__(self) -> str:
         return (f"<CreaturesState round {self.round + 1}/{self.game.num_rounds} "
-                f"player {self.current + 1} {self.decision()} turns={self.turns}>")
+                f"player {self.current + 1} {self.decision.kind} turns={self.turns}>")

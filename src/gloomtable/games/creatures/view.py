@@ -47,7 +47,7 @@ def make_view(state: CreaturesPosition, player: int | None) -> dict[str, Any]:
         "rounds": state.game.num_rounds,
         "start_player": state.start_player,
         "current_player": state.current_player(),
-        "decision": state.decision(),
+        "decision": None if state.over else state.decision.kind,
         "machines": machines,
         "hand_counts": [len(h) for h in state.hands],
         "reserve_count": len(state.reserve),

@@ -12,9 +12,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from gloomtable.engine import ConfigError
+from gloomtable.engine import ConfigError, GameInfo
+from gloomtable.engine.protocol import win_share_info
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
+
+LONG_NAMES = {"gloom": "Gloom", "gloomier": "Gloomier: A Night at Hemlock Hall"}
+ACTIONS_PER_TURN = 20
+"""Most actions of one turn: two plays, free plays, the responses to each and the
+choices their effects ask (a declared bound, checked by random playouts in the tests)."""
+UNCAPPED_LENGTH = 20_000
+"""The declared length of a game without a turn cap."""
 
 
 class GloomConfig(BaseModel):
@@ -169,6 +177,23 @@ class GloomFacts:
     @property
     def num_players(self) -> int:
         return self.config.players
+
+    @cached_property
+    def info(self) -> GameInfo:
+        """The game's facts, OpenSpiel style. Seats: as many as the deck can give a
+        family (R-G7, R-G8: a fifth on four families; R-H2: ``draft_size`` Characters
+        each). Length: every setup choice, then at most :data:`ACTIONS_PER_TURN` a turn
+        up to the turn cap (a declared bound the RL adapters hold games to)."""
+        nf = len(self.deck.families)
+        seats = len(self.characters) // self.config.draft_size if self.drafting \
+            else (5 if nf == 4 else nf)
+        setup = nf + self.config.players + len(self.characters)
+        cap = self.config.turn_cap
+        return win_share_info(
+            short_name=self.name, long_name=LONG_NAMES.get(self.name, self.name),
+            min_num_players=2, max_num_players=min(seats, MAX_PLAYERS),
+            num_players=self.config.players, num_distinct_actions=self.codec.size,
+            max_game_length=setup + ACTIONS_PER_TURN * cap if cap else UNCAPPED_LENGTH)
 
     @property
     def num_distinct_actions(self) -> int:

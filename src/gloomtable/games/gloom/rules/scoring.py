@@ -10,7 +10,7 @@ fewer living Characters), R-H3 (only the chosen Characters end the game), R-H9
 
 from __future__ import annotations
 
-from gloomtable.engine import TERMINAL, Result
+from gloomtable.engine import TERMINAL, GameNotOverError, Result
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import OVER, Decision
 
@@ -24,7 +24,7 @@ def family_value(s: Board, p: int) -> int:
 def result(s: Board) -> Result:
     """R-G26: the scores and the winners of a finished game."""
     if not s.over:
-        raise ValueError("the game is not over yet")
+        raise GameNotOverError("the game is not over yet")
     fv = tuple(family_value(s, p) for p in range(s.n))
     best = min(fv)
     winners = [p for p in range(s.n) if fv[p] == best]
