@@ -65,6 +65,7 @@ def test_scoring_uses_the_variants_penalties() -> None:
     assert shipped.hands == state.hands  # the same deal; only the count differs
 
 
+@pytest.mark.slow
 def test_a_custom_deck_plays_in_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "zoo.json"
     played = run("play", "--game", "creatures", "--sets", str(EXAMPLE), "--players", "2",

@@ -187,6 +187,7 @@ def test_warning_self_worth_range_a_family_cannot_reach_below_zero(tmp_path: Pat
 # --- the command ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_check_separates_errors_from_warnings_and_strict_fails_on_warnings(tmp_path: Path) -> None:
     path = write(tmp_path, deck_text(deaths=4))
     proc = check_cli(str(path))

@@ -58,6 +58,7 @@ def test_declared_facts() -> None:
     assert game.max_game_length() == 4000 + 4  # 2 actions a turn to the cap, and the deal
 
 
+@pytest.mark.slow
 def test_mcts_beats_the_uniform_random_bot() -> None:
     game = pyspiel.load_game("gloomtable_creatures(players=2,rounds=1,deals=1000)")
     rng = np.random.RandomState(0)
@@ -203,8 +204,8 @@ def test_public_observation_is_the_same_whatever_the_own_hand(name: str) -> None
 
 
 RESAMPLED = [("gloomtable_creatures(players=3)", 2), ("gloomtable_gloom(players=4)", 2),
-             ("gloomtable_gloom(players=5)", 1),
-             pytest.param("gloomtable_gloomier(players=4)", 1, marks=needs_gloomier)]
+             pytest.param("gloomtable_gloom(players=5)", 1, marks=pytest.mark.slow),
+             pytest.param("gloomtable_gloomier(players=4)", 1, marks=[needs_gloomier, pytest.mark.slow])]
 
 
 @pytest.mark.parametrize(("name", "games"), RESAMPLED)

@@ -16,6 +16,9 @@ from cluster_support import Person, check_against_replay, lease_holder, member_i
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
 
+# Two or three real server processes on PostgreSQL per test: the slow tier.
+pytestmark = pytest.mark.slow
+
 SEATS = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
          {"kind": "bot", "level": "random", "name": "Cy"}]
 
@@ -77,7 +80,6 @@ KILLS = 20
 """Processes killed in the soak below (the issue asks for at least 20)."""
 
 
-@pytest.mark.slow
 def test_processes_killed_every_few_moves_lose_and_double_nothing(tmp_path: Path) -> None:
     """Ada prefers process A, Bo process B, the bot and the 2 s turn timer (Ada lets it run
     out now and then) live wherever the lease is. Every few moves the process leading the

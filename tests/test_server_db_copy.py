@@ -94,6 +94,7 @@ def test_a_copied_unfinished_table_resumes_on_the_other_side(tmp_path: Path) -> 
             lite.close()
 
 
+@pytest.mark.slow
 def test_copy_names_a_database_it_cannot_use(tmp_path: Path) -> None:
     out = gloom_db_copy(str(tmp_path / "a.db"), "postgresql://ada:pw@127.0.0.1:1/x")
     assert out.returncode == 2 and "127.0.0.1:1" in out.stderr and "pw@" not in out.stderr

@@ -82,6 +82,7 @@ def raw_http(server: ServerProcess, head: bytes, timeout: float = 10) -> bytes:
 # --- row 4: bodies ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_row4_a_huge_body_is_refused_by_its_length_before_it_is_read(server: ServerProcess) -> None:
     """The issue sent 300 MB and watched the server reach 744 MB before its 413. Now the
     declared length alone gets the 413: the server answers without waiting for a byte."""
@@ -317,6 +318,7 @@ def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
 # --- the rate limits, per client --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
     args = ["--create-rate", "3/minute", "--join-rate", "2/minute", "--ws-connect-rate", "4/minute"]
     with ServerProcess(tmp_path / "t.db", args=args) as srv:

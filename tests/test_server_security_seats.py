@@ -259,6 +259,7 @@ def forgetful(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProces
         yield srv
 
 
+@pytest.mark.slow
 def test_row5_abandoned_tables_expire_so_the_limit_cannot_be_held(forgetful: ServerProcess) -> None:
     t0 = time.monotonic()
     made = [create(forgetful) for _ in range(6)]
@@ -336,6 +337,7 @@ def moves_seen(server: ServerProcess, tid: str, seconds: float) -> int:
     return int(last - start)
 
 
+@pytest.mark.slow
 def test_row8_bot_only_tables_keep_a_least_delay(public: ServerProcess) -> None:
     t = create(public, seats=[{"kind": "bot", "level": "random"}] * 5, bot_delay_ms=0)
     n = moves_seen(public, t["id"], 3.0)
@@ -413,6 +415,7 @@ def test_play_again_keeps_only_the_options_a_request_may_give(tmp_path: Path) ->
     store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env", [{}, {"XDG_DATA_HOME": "xdg"}, {"GLOOMTABLE_DB": "mine/tables.db"}])
 def test_the_default_database_is_in_the_users_data_folder(tmp_path: Path, env: dict[str, str]) -> None:
     """`gloom serve` with no --db writes where a user expects, never into the folder it
