@@ -136,7 +136,10 @@ def test_messages_are_checked_in_order(server: ServerProcess) -> None:
         assert first["choices"], "the deciding seat is told its choices"
         legal = [c["action"] for c in first["choices"]]
         other.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"]}))
-        assert recv(other, "error")["code"] == "not_your_turn"
+        refused = recv(other, "error")
+        assert refused["code"] == "not_your_turn"
+        deciding = first["seats"][first["deciding"]]  # told by the seat's name, numbered from 1
+        assert f"it is {deciding['name']}'s decision (seat {first['deciding'] + 1})" in refused["message"]
         mover.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"] + 5}))
         assert recv(mover, "error")["code"] == "stale_state"
         assert recv(mover, "state")["state_id"] == first["state_id"]  # refreshed politely

@@ -52,3 +52,27 @@ def test_the_seat_token_never_travels_in_a_url(server: ServerProcess, context: A
     assert len(sent_hellos) == 2 and all(token in h for h in sent_hellos)  # one hello per socket
     errors.check()
     page.close()
+
+
+def test_an_old_query_invite_link_seats_its_holder_and_moves_the_token_out_of_the_query(
+        server: ServerProcess, context: Any) -> None:
+    """Links shared before tokens moved to the fragment ("?token=...") still seat their
+    holder; the page rewrites its own address at once, so a reload, a bookmark or a
+    copied address no longer sends the token to the server."""
+    seats = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "level": "random"}]
+    t = httpx.post(server.url + "/api/tables", timeout=20, json={"game": "gloom", "seats": seats}).json()
+    token = t["invites"][0]["token"]
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server.url}/table/{t['id']}?token={token}&lang=en")
+    page.wait_for_function("() => window.gloomtablePage && window.gloomtablePage.msg"
+                           " && window.gloomtablePage.msg.seat === 0")
+    address = page.evaluate("() => location.href")
+    assert address.endswith(f"/table/{t['id']}?lang=en#token={token}"), address
+    page.reload()
+    page.wait_for_function("() => window.gloomtablePage && window.gloomtablePage.msg"
+                           " && window.gloomtablePage.msg.seat === 0")
+    state = page_state(page)
+    assert state is not None and state["view"]["hand"] is not None
+    errors.check()
+    page.close()

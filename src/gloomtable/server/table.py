@@ -384,8 +384,9 @@ class LiveTable:
             if self.over:
                 raise ServerError("game_over", "the game is over; no more actions")
             if self.state.current_player() != conn.seat:
-                raise ServerError("not_your_turn",
-                                  f"it is player {self.state.current_player() + 1}'s decision, not yours")
+                who = self.seats[self.state.current_player()].row
+                raise ServerError("not_your_turn", f"it is {who.name or 'another seat'}'s decision "
+                                  f"(seat {who.seat + 1}), not yours")
             if state_id != self.state_id:
                 raise ServerError("stale_state", f"that action was chosen in state {state_id}, "
                                   f"but the table is at state {self.state_id}; here is the current one")
