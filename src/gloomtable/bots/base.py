@@ -3,6 +3,7 @@ an action out. A bot never touches the state, so it cannot cheat."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from gloomtable.engine import ConfigError, Rng, State
@@ -13,7 +14,10 @@ class Bot(Protocol):
     uses_view: bool
     """False lets a driver skip building the view (the random bot needs none)."""
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int: ...
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
+        """``view``: the deciding seat's view (``State.view``), empty for a bot that
+        does not read it; a bot of one game reads it as that game's typed view."""
+        ...
 
 
 class RandomBot:
@@ -25,7 +29,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         return legal[self.rng.below(len(legal))]
 
 
@@ -41,7 +45,7 @@ class CarelessBot:
         self.slip = slip
         self.name = name
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         if self.rng.below(1000) < self.slip * 1000:
             return legal[self.rng.below(len(legal))]
         return self.inner.choose(view, legal)

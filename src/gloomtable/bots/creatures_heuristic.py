@@ -22,6 +22,7 @@ Weights were tuned by simulation against the random bot (2- and 4-player).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from gloomtable.games.creatures.cards import (
     NUMBER,
     PENALTY,
 )
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
 
 STUCK_WEIGHT = 0.5
 """Cost of a stuck card on top of its penalty: the turn it cannot be played in."""
@@ -50,16 +52,16 @@ GO_OUT = 100.0
 """Playing the last card ends the round on our terms (R-C9, R-C10)."""
 
 
-def penalties_of(view: dict[str, Any]) -> tuple[int, ...]:
+def penalties_of(view: CreaturesView) -> tuple[int, ...]:
     """The penalty points of the view's set by card id: a variant deck file costs
     its own (R-C10); a set this process cannot find counts as the shipped one."""
-    name = view.get("set", "creatures")
+    name = view["set"]
     if name == "creatures":
         return PENALTY
     from gloomtable.games.creatures.cards import CreatureSetError, set_named
 
     try:
-        return set_named(str(name)).penalty
+        return set_named(name).penalty
     except CreatureSetError:
         return PENALTY
 
@@ -91,13 +93,14 @@ class Reading:
     penalty: tuple[int, ...] = PENALTY  # by card id, of the table's set
 
     @classmethod
-    def of(cls, view: dict[str, Any]) -> Reading:
+    def of(cls, view: CreaturesView) -> Reading:
         machines = view["machines"]
         hand = [c["id"] for c in view["hand"]]
         seen = set(hand)
         for m in machines:
             seen.update(c["id"] for c in m["pile"])
         me, totals, counts = view["viewer"], view["totals"], view["hand_counts"]
+        assert me is not None, "a bot decides for a seat"
         n = len(counts)
         others = [(me + k) % n for k in range(1, n)]  # ties: next in turn order
         leader = min(others, key=lambda q: (totals[q], counts[q]))
@@ -128,11 +131,12 @@ class CreaturesHeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
-        r = Reading.of(view)
-        if view["decision"] == DecisionKind.SAME_NUMBER:
+        v = creatures_view(view)
+        r = Reading.of(v)
+        if v["decision"] == DecisionKind.SAME_NUMBER:
             return self._decide(r, legal)
         return self._play(r, legal)
 
@@ -181,7 +185,7 @@ class CreaturesHeuristicBot:
         return draw
 
 
-def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
+def quick_choice(view: CreaturesView, legal: list[int]) -> int:
     """A fast version of the heuristic for search rollouts: its own hand only
     (no reading of the leader's likely cards), about ten times cheaper."""
     if len(legal) == 1:
@@ -192,7 +196,8 @@ def quick_choice(view: dict[str, Any], legal: list[int]) -> int:
     plus = [1 if m["side"] == "+" else 0 for m in machines]
     penalty = penalties_of(view)
     if view["decision"] == DecisionKind.SAME_NUMBER:
-        me: int = view["viewer"]
+        me = view["viewer"]
+        assert me is not None, "a bot decides for a seat"
         totals = view["totals"]
         n = len(totals)
         others = [(me + k) % n for k in range(1, n)]

@@ -18,12 +18,14 @@ keep their real starting values) and sets only what a view fixes.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from gloomtable.engine import DecisionKind, GloomtableError, Rng, State
 from gloomtable.games import make_game
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
+from gloomtable.games.gloom.view import GloomView, gloom_view
 
 Sampler = Callable[[int], State]
 """seed -> a fresh state consistent with the view the sampler was made from."""
@@ -39,7 +41,7 @@ def _made(name: str, config: str) -> Any:
     return make_game(name, json.loads(config))
 
 
-def game_for_view(view: dict[str, Any]) -> Any:
+def game_for_view(view: Mapping[str, Any]) -> Any:
     """The game a view is from, built from what the view shows (cached)."""
     name = view.get("game")
     if name == "creatures":
@@ -52,14 +54,14 @@ def game_for_view(view: dict[str, Any]) -> Any:
     return _game("gloom", view["config"])
 
 
-def sampler(view: dict[str, Any]) -> Sampler | None:
+def sampler(view: Mapping[str, Any]) -> Sampler | None:
     """A sampler for ``view`` (a seat's view at its own decision), or None when
     this position cannot be rebuilt faithfully from a view."""
     try:
         if view.get("game") in ("gloom", "gloomier"):
-            make = _gloom_sampler(view)
+            make = _gloom_sampler(gloom_view(view))
         elif view.get("game") == "creatures":
-            make = _creatures_sampler(view)
+            make = _creatures_sampler(creatures_view(view))
         else:
             return None
         if make is None:
@@ -72,14 +74,14 @@ def sampler(view: dict[str, Any]) -> Sampler | None:
     return make
 
 
-def _same_view(got: dict[str, Any], want: dict[str, Any]) -> bool:
+def _same_view(got: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
     return got == want
 
 
 # --- Gloom (and sets built on it) ----------------------------------------------
 
 
-def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
+def _gloom_sampler(view: GloomView) -> Sampler | None:
     from gloomtable.games.gloom.cards import CardType
     from gloomtable.games.gloom.state import PLAY, Decision
 
@@ -102,10 +104,12 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
     for g in guest_views:
         stacks[g["card"]] = list(g["stack"])
         controller[g["card"]] = g["controller"]
-    story_views = [fam["story"] for fam in view["families"] if fam.get("story")]
+    story_views = [st for fam in view["families"] if (st := fam["story"]) is not None]
     story_views += list(middle.get("stories", []))
     stories = {st["card"]: st["controller"] for st in story_views}
     families = [[ch["card"] for ch in fam["characters"]] for fam in view["families"]]
+    if view["hand"] is None:
+        return None
     hand = list(view["hand"])
     seen = set(hand) | set(view["discard"])
     for stack in stacks.values():
@@ -176,7 +180,7 @@ def _gloom_sampler(view: dict[str, Any]) -> Sampler | None:
 # --- Crazy Creatures ---------------------------------------------------------------
 
 
-def _creatures_sampler(view: dict[str, Any]) -> Sampler | None:
+def _creatures_sampler(view: CreaturesView) -> Sampler | None:
     from gloomtable.games.creatures.cards import COLOUR, FITS, NUM_CREATURES, NUMBER
 
     me = view.get("viewer")

@@ -9,9 +9,10 @@ what the protocol gives (``view`` and ``snapshot``) of a *sampled* state.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from gloomtable.engine import State
+from gloomtable.games.creatures.view import creatures_view
+from gloomtable.games.gloom.view import GloomView, gloom_view
 
 LIVING_WEIGHT = 0.6
 """Share of a living Character's negative Self-Worth a Gloom family can expect to
@@ -37,7 +38,7 @@ def shares(projected: list[float], scale: float) -> list[float]:
     return out
 
 
-def gloom_projection(view: dict[str, Any]) -> list[float]:
+def gloom_projection(view: GloomView) -> list[float]:
     """Family Value banked so far, plus a share of what is still to bank."""
     out = []
     for fam in view["families"]:
@@ -47,7 +48,7 @@ def gloom_projection(view: dict[str, Any]) -> list[float]:
 
 
 def gloom(state: State) -> list[float]:
-    return shares(gloom_projection(state.view(None)), GLOOM_SCALE)
+    return shares(gloom_projection(gloom_view(state.view(None))), GLOOM_SCALE)
 
 
 def creatures(state: State) -> list[float]:
@@ -72,7 +73,7 @@ def creatures_rollout(state: State, legal: list[int], rng: object) -> int | None
     deal leaves every pile empty), so the evaluation reads a finished round."""
     from gloomtable.bots.creatures_heuristic import quick_choice
 
-    view = state.view(state.current_player())
+    view = creatures_view(state.view(state.current_player()))
     if all(not m["pile"] for m in view["machines"]):
         return None
     return quick_choice(view, legal)
@@ -89,11 +90,11 @@ class GloomRollout:
         self.bot = GloomHeuristicBot(seed)
         self.until = 0
 
-    def begin(self, view: dict[str, Any]) -> None:
+    def begin(self, view: GloomView) -> None:
         self.until = view["turn"] + view["players"]
 
     def __call__(self, state: State, legal: list[int], rng: object) -> int | None:
-        view = state.view(state.current_player())
+        view = gloom_view(state.view(state.current_player()))
         if view["turn"] > self.until:
             return None
         if len(legal) == 1:

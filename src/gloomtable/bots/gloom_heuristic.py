@@ -37,12 +37,14 @@ bot searches only among the first few of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from gloomtable.bots.determinize import game_for_view
 from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
+from gloomtable.games.gloom.view import GloomView, gloom_view
 
 OWN_DEATH_AT = -15
 """Self-Worth at or below which burying one's own Character is clearly right."""
@@ -66,7 +68,7 @@ class GloomHeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         scores = self.scores(view, legal)
@@ -74,7 +76,7 @@ class GloomHeuristicBot:
         ties = [a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
         return ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
 
-    def rank(self, view: dict[str, Any], legal: list[int]) -> list[int]:
+    def rank(self, view: Mapping[str, Any], legal: list[int]) -> list[int]:
         """Legal actions, best first (ties in legal order: deterministic)."""
         scores = self.scores(view, legal)
         order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
@@ -82,8 +84,8 @@ class GloomHeuristicBot:
 
     # --- scoring ---------------------------------------------------------------
 
-    def scores(self, view: dict[str, Any], legal: list[int]) -> list[float]:
-        t = _Table(view)
+    def scores(self, view: Mapping[str, Any], legal: list[int]) -> list[float]:
+        t = _Table(gloom_view(view))
         t.stuck_hand = t.kind == DecisionKind.PLAY and not any(
             t.codec.decode(a).kind in (Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY) for a in legal)
         return [t.score(a) for a in legal]
@@ -92,18 +94,21 @@ class GloomHeuristicBot:
 class _Table:
     """One decision's reading of the view."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: GloomView) -> None:
         game = game_for_view(view)
         self.view = view
         self.codec = game.codec
         self.cards: tuple[Card, ...] = game.deck.cards
-        self.me: int = view["viewer"]
+        me = view["viewer"]
+        assert me is not None, "a bot decides for a seat"
+        self.me: int = me
         self.chars = {ch["card"]: ch for fam in view.get("families", [])
                       for ch in fam.get("characters", [])}
         guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
         for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:  # Gloomier
             self.chars.setdefault(guest["card"], guest)
-        self.kind = (view.get("decision") or {}).get("kind", "")
+        decision = view["decision"]
+        self.kind: str = "" if decision is None else decision["kind"]
         self.values = self._projected()
         others = [p for p in range(len(self.values)) if p != self.me]
         self.leader = min(others, key=lambda p: (self.values[p], p)) if others else self.me
@@ -230,17 +235,16 @@ class _Table:
         return (after + 8) / 6 - (0.5 if self.ahead else 0.0)
 
     def _respond(self, kind: Kind) -> float:
-        playing = self.view.get("playing") or {}
+        playing = self.view["playing"]
         if kind is not Kind.RESPOND:
             return 0.0
         if self.locked:  # a cancelled play only keeps a locked table going
             return -1.0
-        card_id, target = playing.get("card"), playing.get("target")
-        if card_id is None:
+        if playing is None:
             return -1.0
-        card = self.cards[card_id]
+        card, target = self.cards[playing["card"]], playing["target"]
         if target is None or target not in self.chars:
-            return 1.0 if playing.get("player") != self.me and card.effects else -2.0
+            return 1.0 if playing["player"] != self.me and card.effects else -2.0
         mine = self.mine(target)
         if card.type is CardType.UNTIMELY_DEATH:
             _, after = self.worth_after(target, card)

@@ -7,12 +7,14 @@ stronger players on the same interface."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Codec, Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
 from gloomtable.games.gloom.game import GloomGame
+from gloomtable.games.gloom.view import CharacterView, GloomView, gloom_view
 
 
 class GloomSensibleBot:
@@ -23,20 +25,24 @@ class GloomSensibleBot:
         self.rng = Rng(seed)
         self._game: GloomGame | None = None
 
-    def _setup(self, view: dict[str, Any]) -> tuple[GloomGame, Codec]:
+    def _setup(self, view: GloomView) -> tuple[GloomGame, Codec]:
         if self._game is None:
             self._game = GloomGame.from_dict(view["config"])
         return self._game, self._game.codec
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
+        return self._choose(gloom_view(view), legal)
+
+    def _choose(self, view: GloomView, legal: list[int]) -> int:
         game, codec = self._setup(view)
         cards = game.deck.cards
         me = view["viewer"]
+        assert me is not None, "a bot decides for a seat"
         chars = {ch["card"]: ch for fam in view["families"] for ch in fam["characters"]}
-        guests = [g for fam in view["families"] for g in fam.get("guests", [])]
-        for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:  # Gloomier
+        guests = [g for fam in view["families"] for g in fam["guests"]]
+        for guest in [*guests, *view["middle"]["guests"]]:  # Gloomier
             chars.setdefault(guest["card"], guest)
-        kind = view["decision"]["kind"] if view["decision"] else ""
+        kind: str = view["decision"]["kind"] if view["decision"] else ""
         best, best_score = legal[0], float("-inf")
         for a in legal:
             score = self._score(a, kind, view, me, chars, cards, codec) + self.rng.below(100) / 1000
@@ -44,17 +50,17 @@ class GloomSensibleBot:
                 best, best_score = a, score
         return best
 
-    def _score(self, a: int, kind: str, view: dict[str, Any], me: int,
-               chars: dict[int, dict[str, Any]], cards: tuple[Card, ...], codec: Codec) -> float:
+    def _score(self, a: int, kind: str, view: GloomView, me: int,
+               chars: dict[int, CharacterView], cards: tuple[Card, ...], codec: Codec) -> float:
         dec = codec.decode(a)
         if kind == DecisionKind.RESPOND:
-            playing = view.get("playing") or {}
-            target = playing.get("target")
+            playing = view["playing"]
+            target = None if playing is None else playing["target"]
             if dec.kind is Kind.RESPOND and target is not None:
                 # Cancel what helps an opponent: their Death, or a misfortune on their Character.
                 return 5.0 if chars[target]["controller"] != me else -5.0
             if dec.kind is Kind.RESPOND:
-                return 1.0 if playing.get("player") != me else -5.0
+                return 1.0 if playing is None or playing["player"] != me else -5.0
             return 0.0
         if kind == DecisionKind.DISCARD and dec.kind is Kind.CHOOSE_CARD:
             return -self._card_worth(cards[dec.card])
@@ -71,7 +77,7 @@ class GloomSensibleBot:
         if dec.kind is Kind.PLAY_EVENT:
             return 2.5 if cards[dec.card].effects_when("immediate") else -1.0
         if dec.kind is Kind.DISCARD_HAND:
-            worth = [self._card_worth(cards[c]) for c in view["hand"]]
+            worth = [self._card_worth(cards[c]) for c in view["hand"] or ()]
             if view["draw_pile"] == 0 and len(view["discard"]) < 5:
                 return 0.5  # the table is stuck: recycle cards through the discard pile
             return 0.5 if max(worth, default=0) < 1 else -3.0
@@ -79,7 +85,7 @@ class GloomSensibleBot:
             return 0.2 - self._card_worth(cards[dec.card]) / 5
         return 0.0
 
-    def _death_score(self, view: dict[str, Any], me: int, ch: dict[str, Any], after: int,
+    def _death_score(self, view: GloomView, me: int, ch: CharacterView, after: int,
                      mine: bool) -> float:
         fam = next((f for f in view["families"] if f["player"] == ch["controller"]), None)
         if fam is None:  # a Guest nobody controls

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gloomtable.bots.base import Bot
@@ -29,8 +29,8 @@ from gloomtable.bots.determinize import sampler
 from gloomtable.engine import Rng, State
 
 Evaluate = Callable[[State], list[float]]
-Prior = Callable[[dict[str, Any], list[int]], list[int]]
-Gate = Callable[[dict[str, Any], list[int]], bool]
+Prior = Callable[[Mapping[str, Any], list[int]], list[int]]
+Gate = Callable[[Mapping[str, Any], list[int]], bool]
 """Whether a decision is worth a search (else the fallback heuristic decides)."""
 Rollout = Callable[[State, list[int], Rng], "int | None"]
 """A rollout policy: (sampled state, its legal actions, rng) -> action, or None
@@ -83,7 +83,7 @@ class ISMCTSBot:
         self.last_iterations = 0
         """Iterations the last decision ran (0: the fallback decided)."""
 
-    def choose(self, view: dict[str, Any], legal: list[int]) -> int:
+    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         seed = self.rng.next_u64()

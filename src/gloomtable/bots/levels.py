@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from gloomtable.bots.base import Bot, CarelessBot, RandomBot
 from gloomtable.engine import DecisionKind
+from gloomtable.games.creatures.view import creatures_view
 
 
 class SearchSettings(TypedDict):
@@ -39,8 +41,9 @@ CREATURES_ENDGAME = 6
 rollouts to the end of the round are short and sharp."""
 
 
-def creatures_endgame(view: dict[str, Any], legal: list[int]) -> bool:
-    return bool(view["decision"] == DecisionKind.SAME_NUMBER or min(view["hand_counts"]) <= CREATURES_ENDGAME)
+def creatures_endgame(view: Mapping[str, Any], legal: list[int]) -> bool:
+    v = creatures_view(view)
+    return v["decision"] == DecisionKind.SAME_NUMBER or min(v["hand_counts"]) <= CREATURES_ENDGAME
 
 
 def _gloom(level: str, seed: int) -> Bot | None:
@@ -57,7 +60,7 @@ def _gloom(level: str, seed: int) -> Bot | None:
 
         heuristic = GloomHeuristicBot(seed)
 
-        def close_call(view: dict[str, Any], legal: list[int]) -> bool:
+        def close_call(view: Mapping[str, Any], legal: list[int]) -> bool:
             top = sorted(heuristic.scores(view, legal), reverse=True)
             return top[0] - top[1] < GLOOM_GAP
 

@@ -10,10 +10,13 @@ same lines. Non-plays (passes, setup choices, discards) get ``None``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from gloomtable.engine import GloomtableError, Rng
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
+from gloomtable.games.gloom.view import GloomView, gloom_view
 
 # --- Gloom -------------------------------------------------------------------
 
@@ -91,13 +94,13 @@ def _gloom_game(name: str, config_json: str) -> Any:
     return make_game(name, json.loads(config_json))
 
 
-def _actor_name(view: dict[str, Any]) -> str:
-    dec = view.get("decision") or {}
-    p = dec.get("player", view.get("viewer"))
+def _actor_name(view: GloomView) -> str:
+    dec = view["decision"]
+    p = view["viewer"] if dec is None else dec["player"]
     return "someone" if p is None else f"Player {p + 1}"
 
 
-def _narrate_gloom(view: dict[str, Any], action: int, rng: Rng) -> str | None:
+def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
     from gloomtable.games.gloom.actions import Kind
     from gloomtable.games.gloom.cards import CardType, visible
 
@@ -120,9 +123,9 @@ def _narrate_gloom(view: dict[str, Any], action: int, rng: Rng) -> str | None:
     if dec.kind is not Kind.PLAY:
         return None
     card = cards[dec.card]
-    chars = {ch["card"]: ch for fam in view.get("families", []) for ch in fam.get("characters", [])}
-    guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
-    for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:
+    chars = {ch["card"]: ch for fam in view["families"] for ch in fam["characters"]}
+    guests = [g for fam in view["families"] for g in fam["guests"]]
+    for guest in [*guests, *view["middle"]["guests"]]:
         chars.setdefault(guest["card"], guest)
     ch = chars.get(dec.target)
     char_name = ch["name"] if ch else cards[dec.target].name
@@ -130,14 +133,15 @@ def _narrate_gloom(view: dict[str, Any], action: int, rng: Rng) -> str | None:
     mood = _mood(worth)
     fields = {"card": card.name, "char": char_name, "mood": mood, "mood_cap": mood[:1].upper() + mood[1:],
               "actor": actor, "deed": _deed(card.name)}
-    me = (view.get("decision") or {}).get("player", view.get("viewer"))
-    own = ch is not None and ch.get("controller") == me
+    dec_view = view["decision"]
+    me = view["viewer"] if dec_view is None else dec_view["player"]
+    own = ch is not None and ch["controller"] == me
     if card.type is CardType.UNTIMELY_DEATH:
         return _pick(rng, "death_own" if own else "death_other", **fields)
     if card.type is CardType.GUEST:
         return _pick(rng, "guest", **fields)
     if card.type is CardType.MODIFIER and ch is not None:
-        stack = [cards[i] for i in ch.get("stack", [dec.target])]
+        stack = [cards[i] for i in ch["stack"]]
         delta = visible([*stack, card]).self_worth - visible(stack).self_worth
         if delta <= 0:
             return _pick(rng, "sink_own" if own else "sink_other", **fields)
@@ -181,7 +185,7 @@ _CREATURES = {
 }
 
 
-def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | None:
+def _narrate_creatures(view: CreaturesView, action: int, rng: Rng) -> str | None:
     from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, NUM_ACTIONS, PLAY_BASE
     from gloomtable.games.creatures.cards import (
         COLOUR,
@@ -198,15 +202,15 @@ def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | Non
     if PLAY_BASE <= action < FLIP_BASE:
         card = action - PLAY_BASE
         col = COLOUR[card]
-        m = machines[col] if col < len(machines) else {}
+        m = machines[col] if col < len(machines) else None
         fields = {"actor": actor, "label": LABEL[card],
-                  "creature": m.get("creature") or CREATURE_NAMES[col],  # a variant's own name
+                  "creature": (m and m["creature"]) or CREATURE_NAMES[col],  # a variant's own name
                   "colour": COLOUR_KEYS[col], "number": str(NUMBER[card]),
-                  "machine": m.get("machine", "Machine")}
+                  "machine": m["machine"] if m else "Machine"}
         counts = view.get("hand_counts") or []
         if p is not None and p < len(counts) and counts[p] == 1:
             return _pick(rng, "last", **fields)
-        if m.get("top") == NUMBER[card]:
+        if m is not None and m["top"] == NUMBER[card]:
             return _pick(rng, "same", **fields)
         return _pick(rng, "play", **fields)
     if FLIP_BASE <= action < DRAW_BASE:
@@ -227,16 +231,16 @@ def _narrate_creatures(view: dict[str, Any], action: int, rng: Rng) -> str | Non
     return None
 
 
-def narrate(game: str, view: dict[str, Any], action: int, seed: int) -> str | None:
+def narrate(game: str, view: Mapping[str, Any], action: int, seed: int) -> str | None:
     """One story line for ``action`` taken from the position ``view`` shows, or
     None for a non-play (a pass, a setup choice, a discard) or an unknown game.
     Never raises on odd input: narration must not break a game."""
     rng = Rng(seed * 7919 + action)
     try:
         if game in ("gloom", "gloomier"):
-            return _narrate_gloom(view, action, rng)
+            return _narrate_gloom(gloom_view(view), action, rng)
         if game == "creatures":
-            return _narrate_creatures(view, action, rng)
+            return _narrate_creatures(creatures_view(view), action, rng)
     except (GloomtableError, KeyError, IndexError, TypeError, ValueError):
         return None
     return None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
@@ -31,14 +30,6 @@ def ask(prompt: str) -> str:
         return input(prompt)
     except EOFError:
         raise Quit from None
-
-
-def decision_kind(view: dict[str, Any]) -> str:
-    """The open decision's kind, whichever shape the game's view gives it."""
-    d = view.get("decision")
-    if isinstance(d, dict):
-        return str(d.get("kind", ""))
-    return str(d or "")
 
 
 def _grouped(state: State, legal: list[int], seat: int,
@@ -108,7 +99,7 @@ def human_turn(state: State, seat: int, news: list[str],
     console.print()
     console.print(loc.render(state, seat), markup=False)
     view = state.view(seat)
-    kind = decision_kind(view)
+    kind = state.decision.kind
     console.print("\n[bold]" + _("Player {p}, your decision ({kind}):").format(
         p=seat + 1, kind=loc.decision(kind)) + "[/]", markup=True)
     groups = _grouped(state, legal, seat, loc)
@@ -168,7 +159,7 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
             narration = None
             if p in agents:
                 action = bot_action(agents[p], state, legal)
-            elif len(legal) == 1 and decision_kind(state.view(p)) == DecisionKind.RESPOND:
+            elif len(legal) == 1 and state.decision.kind == DecisionKind.RESPOND:
                 action = legal[0]  # nothing to answer with: pass silently (R-G20)
             else:
                 if humans > 1 and last_human != p:

@@ -20,6 +20,7 @@ from gloomtable.engine import GloomtableError
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
+from gloomtable.games.gloom.view import CharacterView, gloom_view
 from gloomtable.i18n.catalog import Translator, translator
 from gloomtable.i18n.chronicle_text import DIED, NOTHING, SURVIVED
 from gloomtable.i18n.phrases import N_
@@ -137,7 +138,7 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     table: list[Line] = []
     by_card: dict[int, Line] = {}  # the latest line for each card played, to mark cancellations
 
-    def tale(c: int, info: dict[str, Any] | None) -> Tale:
+    def tale(c: int, info: CharacterView | None) -> Tale:
         if c not in tales:
             fam = family_name.get(cards[c].family or "", "")
             tales[c] = Tale(c, info.get("name", cards[c].name) if info else cards[c].name,
@@ -148,7 +149,7 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     for i, action in enumerate(record.actions):
         if state.is_over():
             raise ReplayError(i, "the game was already over")
-        before = state.view(None)
+        before = gloom_view(state.view(None))
         chars = characters_in(before)
         try:
             events = state.apply(action)
@@ -184,22 +185,22 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
                 table.append(Line(i, ev.text, ev.player, name))
     if not state.is_over() and not allow_unfinished:
         raise ChronicleError("the record stops before the end of the game, so its tale is unfinished")
-    final = state.view(None)
+    final = gloom_view(state.view(None))
     ordered: list[Tale] = []
-    for fam in final.get("families", []):
-        for ch in fam.get("characters", []):
+    for fam in final["families"]:
+        for ch in fam["characters"]:
             t = tale(ch["card"], ch)
-            t.player = fam.get("player", ch.get("controller"))
+            t.player = fam["player"]
             ordered.append(t)
     for c, info in characters_in(final).items():  # Guests and the like, after the families
         if all(t.card != c for t in ordered):
             t = tale(c, info)
-            t.player = info.get("controller")
+            t.player = info["controller"]
             ordered.append(t)
     for t in ordered:
-        info = characters_in(final).get(t.card, {})
-        t.self_worth = int(info.get("self_worth", 0))
-        t.dead = bool(info.get("dead", False))
+        shown = characters_in(final).get(t.card)
+        t.self_worth = 0 if shown is None else shown["self_worth"]
+        t.dead = shown is not None and shown["dead"]
         deaths = [ln for ln in t.lines if ln.death]
         t.death = deaths[-1].card if t.dead and deaths else None
     n = game.num_players

@@ -17,6 +17,7 @@ from gloomtable.designer.playtest import cap_reason
 from gloomtable.engine import Game
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
+from gloomtable.games.gloom.view import CharacterView, GloomView, gloom_view
 
 STACK_NEUTRAL = frozenset({
     "draw", "turn", "pass", "reshuffle", "discard", "discard_hand", "skipped", "free_play",
@@ -82,28 +83,15 @@ class GameFacts:
         return {p.card for p in self.plays if p.player == player}
 
 
-def characters_in(view: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """Every Character-like entry of a Gloom view by card index (family members,
-    and anything else the view lists with a Self-Worth, such as Guests)."""
-    out: dict[int, dict[str, Any]] = {}
-
-    def walk(node: Any, depth: int) -> None:
-        if depth > 6:
-            return
-        if isinstance(node, dict):
-            if "self_worth" in node and isinstance(node.get("card"), int):
-                out.setdefault(node["card"], node)
-                return
-            for v in node.values():
-                walk(v, depth + 1)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v, depth + 1)
-
-    walk(view.get("families", []), 0)
-    for key, value in view.items():
-        if key != "families" and isinstance(value, list | dict):
-            walk(value, 0)
+def characters_in(view: GloomView) -> dict[int, CharacterView]:
+    """Every Character-like entry of a Gloom view by card index: family members, then
+    the Guests a family holds, then the Guests in the middle (Gloomier)."""
+    out: dict[int, CharacterView] = {}
+    for fam in view["families"]:
+        for ch in (*fam["characters"], *fam["guests"]):
+            out.setdefault(ch["card"], ch)
+    for ch in view["middle"]["guests"]:
+        out.setdefault(ch["card"], ch)
     return out
 
 
@@ -115,7 +103,7 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
     drawn: Counter[int] = Counter()
     for p in range(n):
         drawn.update(state.view(p).get("hand") or [])
-    chars = characters_in(state.view(None))
+    chars = characters_in(gloom_view(state.view(None)))
     plays: list[Play] = []
     claims: list[list[int]] = []
     follows: Counter[int] = Counter()
@@ -151,14 +139,14 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
             if ev.kind not in STACK_NEUTRAL:
                 dirty = True
         if dirty or pending:
-            view = state.view(None)
+            view = gloom_view(state.view(None))
             chars = characters_in(view)
             for card, (play, before) in list(pending.items()):
                 info = chars.get(play.target) if play.target is not None else None
                 if info is not None and card in info.get("stack", []):
                     play.delta = int(info["self_worth"]) - before
                     del pending[card]
-                elif card not in view.get("in_play", []):
+                elif card not in view["in_play"]:
                     del pending[card]  # it went elsewhere before it could be seen landing
     if not state.is_over():
         raise ReplayError(len(record.actions), "the record stops before the end of the game")

@@ -18,6 +18,7 @@ from gloomtable.engine.protocol import (
     OpenDecision,
     Pending,
     Result,
+    ResultView,
     State,
 )
 from gloomtable.engine.rng import Rng
@@ -37,6 +38,7 @@ __all__ = [
     "Pending",
     "ReplayError",
     "Result",
+    "ResultView",
     "Rng",
     "State",
 ]

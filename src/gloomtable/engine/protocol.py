@@ -8,9 +8,10 @@ nothing else, so every game works everywhere without special cases.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from gloomtable.engine.decisions import DecisionKind
 
@@ -52,6 +53,15 @@ class Event(NamedTuple):
         return self.text
 
 
+class ResultView(TypedDict):
+    """A :class:`Result` as JSON-ready data (in every game's view once it is over)."""
+
+    scores: list[int]
+    winners: list[int]
+    capped: bool
+    details: NotRequired[dict[str, Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """The outcome: per-player scores (lower is better in every Gloom game),
@@ -67,9 +77,12 @@ class Result:
         share = 1.0 / len(self.winners) if self.winners else 0.0
         return [share if p in self.winners else 0.0 for p in range(len(self.scores))]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners),
-                "capped": self.capped, **({"details": self.details} if self.details else {})}
+    def to_dict(self) -> ResultView:
+        out: ResultView = {"scores": list(self.scores), "winners": list(self.winners),
+                           "capped": self.capped}
+        if self.details:
+            out["details"] = self.details
+        return out
 
 
 class Dynamics(StrEnum):
@@ -174,7 +187,7 @@ class State(Protocol):
     def current_player(self) -> int: ...
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int) -> list[Event]: ...
-    def view(self, player: int | None) -> dict[str, Any]: ...
+    def view(self, player: int | None) -> Mapping[str, Any]: ...
     def is_over(self) -> bool: ...
     def result(self) -> Result:
         """The outcome; :class:`~gloomtable.engine.errors.GameNotOverError` before the end."""

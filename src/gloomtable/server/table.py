@@ -17,6 +17,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -295,7 +296,7 @@ class LiveTable:
         return {"type": "welcome", "table": self.summary(), "seat": conn.seat,
                 "cards_url": f"/api/tables/{self.id}/cards"}
 
-    def state_message(self, conn: Conn, view_cache: dict[int | None, dict[str, Any]] | None = None
+    def state_message(self, conn: Conn, view_cache: dict[int | None, Mapping[str, Any]] | None = None
                       ) -> dict[str, Any]:
         seat = conn.seat
         cache = view_cache if view_cache is not None else {}
@@ -368,7 +369,7 @@ class LiveTable:
             c.push({"type": "seats", "seats": seats})
 
     def broadcast(self) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, Mapping[str, Any]] = {}
         for c in list(self.conns):
             c.push(self.state_message(c, cache))
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from bisect import insort
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gloomtable.engine import (
     TERMINAL,
@@ -58,6 +58,9 @@ from gloomtable.games.creatures.cards import (
     NUMBER,
 )
 from gloomtable.games.creatures.table import CreaturesTable
+
+if TYPE_CHECKING:
+    from gloomtable.games.creatures.view import CreaturesView
 
 RESERVE_SIZE = 8
 """Cards put face down as the Reserve each round (R-C3)."""
@@ -377,7 +380,7 @@ class CreaturesState:
         return describe(action)
 
     # ------------------------------------------------------------ the outside
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: int | None) -> CreaturesView:
         from gloomtable.games.creatures.view import make_view
 
         return make_view(self, player)

@@ -8,9 +8,10 @@ and in the viewer's own hand, always under the key ``"id"``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
 
-from gloomtable.engine import DecisionKind
+from gloomtable.engine import DecisionKind, ResultView
 from gloomtable.games.creatures.cards import (
     COLOUR,
     COLOUR_KEYS,
@@ -24,7 +25,79 @@ from gloomtable.games.creatures.table import CreaturesPosition
 _SIDES = ("-", "+")
 
 
-def make_view(state: CreaturesPosition, player: int | None) -> dict[str, Any]:
+class PileCard(TypedDict):
+    id: int
+    number: int
+
+
+class MachineView(TypedDict):
+    """One colour's Machine and its pile (R-C6, R-C7)."""
+
+    colour: str
+    creature: str
+    side: str
+    """``"+"`` (Growing Machine up) or ``"-"`` (Minimalizer up)."""
+    machine: str
+    top: int | None
+    """The number on top of the pile; None while it is empty."""
+    pile: list[PileCard]
+
+
+class HandCard(TypedDict):
+    id: int
+    colour: str
+    number: int
+    penalty: int
+    dna: bool
+    playable: bool
+    """It fits its colour's pile now."""
+
+
+class Choice(TypedDict):
+    action: int
+    text: str
+
+
+class CreaturesView(TypedDict):
+    """Everything one seat (or a spectator: ``viewer`` None) may see of a Crazy
+    Creatures game. The seat's own ``hand`` only in a seat's view; ``legal_actions``
+    and ``choices`` only for the seat to move; ``result`` only once it is over."""
+
+    game: str
+    set: str
+    viewer: int | None
+    players: int
+    round: int
+    rounds: int
+    start_player: int
+    current_player: int
+    decision: DecisionKind | None
+    machines: list[MachineView]
+    hand_counts: list[int]
+    reserve_count: int
+    aside_count: int
+    passes_in_row: int
+    closer: int | None
+    final_turns_left: int | None
+    totals: list[int]
+    round_scores: list[list[int]]
+    turns: int
+    over: bool
+    hand: NotRequired[list[HandCard]]
+    legal_actions: NotRequired[list[int]]
+    choices: NotRequired[list[Choice]]
+    result: NotRequired[ResultView]
+
+
+def creatures_view(view: Mapping[str, Any]) -> CreaturesView:
+    """A view from the engine protocol (``State.view``) as the Crazy Creatures view it
+    is, for a client that knows its game; another game's view is refused."""
+    if "machines" not in view:
+        raise TypeError(f"not a view of a Crazy Creatures game: {view.get('game')!r}")
+    return cast(CreaturesView, view)
+
+
+def make_view(state: CreaturesPosition, player: int | None) -> CreaturesView:
     """A JSON-ready dict of what ``player`` sees (``None``: a spectator)."""
     n = state.game.players
     if player is not None and not 0 <= player < n:
@@ -33,12 +106,12 @@ def make_view(state: CreaturesPosition, player: int | None) -> dict[str, Any]:
     card_set = state.game.card_set  # the shipped set or a variant (names, penalties)
     names, penalty = card_set.creature_names, state.game.penalty
     side_names = (card_set.minus.name, card_set.plus.name)
-    machines = [{
+    machines: list[MachineView] = [{
         "colour": COLOUR_KEYS[c], "creature": names[c], "side": _SIDES[state.plus[c]],
         "machine": side_names[state.plus[c]], "top": tops[c] or None,
         "pile": [{"id": x, "number": NUMBER[x]} for x in state.piles[c]],
     } for c in range(len(state.piles))]
-    view: dict[str, Any] = {
+    view: CreaturesView = {
         "game": "creatures",
         "set": card_set.id,
         "viewer": player,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.games.gloom.cards import BLANK
+from gloomtable.games.gloom.cards import BLANK, Card
 from gloomtable.games.gloom.rules.board import Board
-from gloomtable.games.gloom.view import build_view
+from gloomtable.games.gloom.view import CharacterView, StoryView, build_view
 
 
 def _slots(values: list[Any], fmt: str) -> str:
@@ -24,10 +24,10 @@ def _slots(values: list[Any], fmt: str) -> str:
     return "/".join(out)
 
 
-def _character_lines(ch: dict[str, Any], cards: Any) -> str:
+def _character_lines(ch: CharacterView, cards: tuple[Card, ...]) -> str:
     mark = "☠ " if ch["dead"] else "  "
     icons = ", ".join(ch["icons"]) or "no icons"
-    name = ch["name"] + (" (Guest)" if ch.get("guest") else "")
+    name = ch["name"] + (" (Guest)" if ch["guest"] else "")
     out = [f" {mark}{name:<32} Self-Worth {ch['self_worth']:+4d}  "
            f"points {_slots(ch['points'], '+d')}  icons {icons}"]
     if len(ch["stack"]) > 1:
@@ -38,7 +38,7 @@ def _character_lines(ch: dict[str, Any], cards: Any) -> str:
     return "\n".join(out)
 
 
-def _story_line(st: dict[str, Any]) -> str:
+def _story_line(st: StoryView) -> str:
     need = ", ".join(f"{n} {icon}" for icon, n in st["requires"].items())
     return f"  Story {st['name']} (needs {need}): {st['text']}"
 
@@ -76,7 +76,7 @@ def render_text(state: Board, player: int | None) -> str:
         lines.extend(_character_lines(ch, cards) for ch in fam["characters"] + fam["guests"])
     if view["in_play"]:
         lines.append("\nBeing played: " + ", ".join(cards[c].name for c in view["in_play"]))
-    if view["hand"] is not None:
+    if view["hand"] is not None and player is not None:  # a seat's view: its own hand
         lines.append(f"\nYour hand ({len(view['hand'])}, draw limit "
                      f"{view['draw_limits'][player]}):")
         for c in view["hand"]:
@@ -87,8 +87,8 @@ def render_text(state: Board, player: int | None) -> str:
             bits = "  ".join(b for b in (pts and f"points {pts}", icons and f"icons {icons}") if b)
             lines.append(f"  [{card.type}] {card.name}  {bits}" + (
                 f"\n      {card.text}" if card.text else ""))
-    if view["over"]:
-        res = view["result"]
+    res = view["result"]
+    if res is not None:  # the game is over
         lines.append("\nGame over. Family Values: " + ", ".join(
             f"player {p + 1}: {s}" for p, s in enumerate(res["scores"])))
         lines.append("Winner(s): " + ", ".join(f"player {w + 1}" for w in res["winners"])

@@ -1,10 +1,16 @@
 """What one seat may see (DESIGN "Hidden information"): own hand in full, other
-hands as counts, the draw pile as a count; the table and discard pile in full."""
+hands as counts, the draw pile as a count; the table and discard pile in full.
+
+The view is plain JSON-ready data, typed as :class:`GloomView` and its parts: every
+key a client reads is checked by mypy, and at run time it stays a dict (no cost on
+the RL path, which builds one per step)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
+from gloomtable.engine import DecisionKind, ResultView
 from gloomtable.games.gloom.cards import Card, CardType, Region, Visible
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.plays import legal_actions
@@ -37,7 +43,115 @@ def stack_facts(v: Visible) -> tuple[int | None, tuple[int, ...], bool]:
     return facts
 
 
-def character_view(state: Board, c: int) -> dict[str, Any]:
+class CharacterView(TypedDict):
+    """A Character or a Guest on the table, with what shows on its stack (R-G4)."""
+
+    card: int
+    name: str
+    stack: list[int]
+    """Card indices, bottom first."""
+    self_worth: int
+    points: list[int | None]
+    """The visible point value of each region, top to bottom (None: none shows)."""
+    icon_slots: list[str | None]
+    icons: list[str]
+    text_from: int | None
+    """The card whose text shows on the stack."""
+    live_effects: list[int]
+    """Cards whose continuous or persistent effects hold (none for beginners, R-G22)."""
+    dead: bool
+    controller: int
+    """The seat it belongs to, or -1 (a Guest in the middle, R-H6)."""
+    guest: bool
+
+
+class StoryView(TypedDict):
+    card: int
+    name: str
+    text: str
+    requires: dict[str, int]
+    """Icon -> how many a family must show to claim it (R-H5)."""
+    controller: int
+
+
+class DecisionView(TypedDict):
+    player: int
+    kind: DecisionKind
+
+
+class PlayingView(TypedDict):
+    """The card being played, while the others may answer it (R-G20)."""
+
+    card: int
+    target: int | None
+    player: int
+
+
+class FamilyOption(TypedDict):
+    index: int
+    id: str
+    name: str
+
+
+class CharacterOption(TypedDict):
+    card: int
+    name: str
+
+
+class FamilyView(TypedDict):
+    player: int
+    family_value: int
+    characters: list[CharacterView]
+    guests: list[CharacterView]
+    story: StoryView | None
+
+
+class MiddleView(TypedDict):
+    """What no family holds yet (Gloomier, R-H6)."""
+
+    guests: list[CharacterView]
+    stories: list[StoryView]
+
+
+class GloomView(TypedDict):
+    """Everything one seat (or a spectator: ``viewer`` None) may see of a Gloom game."""
+
+    game: str
+    viewer: int | None
+    players: int
+    turn: int
+    round: int
+    turn_player: int
+    decision: DecisionView | None
+    plays_left: int
+    free_plays: list[str]
+    hand: list[int] | None
+    hand_sizes: list[int]
+    draw_limits: list[int]
+    draw_pile: int
+    discard: list[int]
+    in_play: list[int]
+    playing: PlayingView | None
+    config: dict[str, Any]
+    skips: list[int]
+    families_available: list[FamilyOption]
+    characters_available: list[CharacterOption]
+    families: list[FamilyView]
+    middle: MiddleView
+    legal_actions: list[int]
+    over: bool
+    result: ResultView | None
+
+
+def gloom_view(view: Mapping[str, Any]) -> GloomView:
+    """A view from the engine protocol (``State.view``) as the Gloom view it is, for a
+    client that knows its game is Gloom or Gloomier; another game's view is refused."""
+    if "families" not in view or "middle" not in view:
+        raise TypeError(f"not a view of a Gloom game: {view.get('game')!r}")
+    return cast(GloomView, view)
+
+
+def character_view(state: Board, c: int) -> CharacterView:
     v = state.visible_of(c)
     text_from, live, dead = stack_facts(v)
     return {
@@ -56,13 +170,13 @@ def character_view(state: Board, c: int) -> dict[str, Any]:
     }
 
 
-def story_view(state: Board, s: int) -> dict[str, Any]:
+def story_view(state: Board, s: int) -> StoryView:
     card = state.cards[s]
     return {"card": s, "name": card.name, "text": card.text,
             "requires": dict(card.requires), "controller": state.stories[s]}
 
 
-def _playing(state: Board) -> dict[str, Any] | None:
+def _playing(state: Board) -> PlayingView | None:
     """The card being played and its target while a response window is open."""
     d = state.decision
     if d.kind != RESPOND or d.task is None:
@@ -72,7 +186,7 @@ def _playing(state: Board) -> dict[str, Any] | None:
             "player": state.turn_player}
 
 
-def build_view(state: Board, viewer: int | None) -> dict[str, Any]:
+def build_view(state: Board, viewer: int | None) -> GloomView:
     d = state.decision
     deciding = viewer is not None and not state.over and d.player == viewer
     return {
