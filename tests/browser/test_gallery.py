@@ -105,6 +105,8 @@ def test_a_user_deck_gallery_file(browser, tmp_path) -> None:
 def test_the_app_serves_the_gallery_and_opens_a_deck_file(browser, designer_server, tmp_path) -> None:
     page, errors = open_page(browser, f"{designer_server}/gallery?deck=classic")
     assert page.locator(".gallery-card").count() == 108
+    counts = page.get_by_test_id("deck-counts").inner_text()
+    assert counts == "20 Characters, 57 Modifiers, 11 Events, 20 Untimely Deaths", counts  # the shipped set
     page.get_by_test_id("card-lord-slogar").click()
     page.get_by_test_id("card-swallowed-a-suspicious-oyster").click()
     assert page.locator(".stack-view svg .card-layer").count() == 2
@@ -126,3 +128,11 @@ def test_the_app_serves_the_gallery_and_opens_a_deck_file(browser, designer_serv
     assert [e for e in errors if not e.startswith(refused)] == [], errors
     page.close()
     assert httpx.get(f"{designer_server}/api/gallery/no-such-set").status_code == 404
+    # a set that is not a Gloom deck: the page says so, and counts nothing
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{designer_server}/gallery?deck=creatures")
+    page.wait_for_selector("[data-testid=problems]")
+    assert "creatures" in page.get_by_test_id("problems").inner_text()
+    assert page.get_by_test_id("deck-counts").count() == 0
+    assert "0 Characters" not in page.inner_text("body")
+    page.close()

@@ -186,8 +186,10 @@ export class Gallery {
     replace(this.root,
       h("header", { class: "gallery-head" },
         h("h1", { "data-testid": "deck-name" }, deck.name || _("Card gallery")),
-        h("p", {}, `${cards.filter((c) => c.type === "character").length} ${_("Characters")}, `,
-          counts.filter(([, k]) => k).map(([t, k]) => `${k} ${SECTIONS.find(([x]) => x === t)[1]()}`).join(", ")),
+        cards.length ? h("p", { "data-testid": "deck-counts" }, [
+          [cards.filter((c) => c.type === "character").length, _("Characters")],
+          ...counts.map(([t, k]) => [k, SECTIONS.find(([x]) => x === t)[1]()]),
+        ].filter(([k]) => k).map(([k, label]) => `${k} ${label}`).join(", ")) : null,
         this.uploader(),
         this.problems.length ? h("ul", { class: "problems", "data-testid": "problems" },
           this.problems.map((p) => h("li", {}, p))) : null),
