@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import DecisionKind
+from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
@@ -94,7 +95,7 @@ class CreaturesLocalizer:
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
 
-    def render(self, v: dict[str, Any], player: int | None) -> str:
+    def render(self, v: CreaturesView, player: int | None) -> str:
         """The table as text, like ``games/creatures/view.render`` in the reader's language."""
         _, tr, texts = self.tr.gettext, self.tr, self.texts
         n = v["players"]
@@ -122,11 +123,11 @@ class CreaturesLocalizer:
                          + _("pile: {cards}").format(cards=(pile + " " if pile else "") + top))
         lines.append(_("Reserve: {n} face down; set aside: {m} unseen").format(
             n=v["reserve_count"], m=v["aside_count"]))
-        if v["closer"] is not None:
+        closer, left = v["closer"], v["final_turns_left"]
+        if closer is not None and left is not None:  # both or neither
             lines.append(tr.ngettext("Player {p} is out: {n} final turn left",
                                      "Player {p} is out: {n} final turns left",
-                                     v["final_turns_left"]).format(p=v["closer"] + 1,
-                                                                   n=v["final_turns_left"]))
+                                     left).format(p=closer + 1, n=left))
         for q in range(n):
             mark = ">" if q == v["current_player"] else " "
             name = tr.player(q) + (_(" (you)") if q == player else "")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import DecisionKind
+from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.phrases import INT, N_, NG_, Formatter, Nn_, T, alternation, player_list
@@ -203,7 +204,7 @@ class GloomLocalizer:
     def icon(self, name: str) -> str:
         return self.tr.gettext(ICONS[name]) if name in ICONS else name
 
-    def _character_lines(self, ch: dict[str, Any]) -> str:
+    def _character_lines(self, ch: CharacterView) -> str:
         _, texts = self.tr.gettext, self.texts
         mark = "☠ " if ch["dead"] else "  "
         icons = ", ".join(self.icon(i) for i in ch["icons"])
@@ -221,12 +222,12 @@ class GloomLocalizer:
                 card=texts.name(c, gender), text=texts.text(c)))
         return "\n".join(out)
 
-    def _story_line(self, st: dict[str, Any]) -> str:
+    def _story_line(self, st: StoryView) -> str:
         need = ", ".join(f"{n} {self.icon(icon)}" for icon, n in st["requires"].items())
         return "  " + self.tr.gettext("Story {name} (needs {icons}): {text}").format(
             name=self.texts.name(st["card"]), icons=need, text=self.texts.text(st["card"]))
 
-    def render(self, view: dict[str, Any], player: int | None) -> str:
+    def render(self, view: GloomView, player: int | None) -> str:
         """The table as text, like ``games/gloom/render.py`` but in the reader's language."""
         _, tr, texts = self.tr.gettext, self.tr, self.texts
         lines: list[str] = []
@@ -249,10 +250,10 @@ class GloomLocalizer:
             lines.append(line)
         lines.append(_("Draw pile {draw}, discard pile {discard}, hands {hands}").format(
             draw=view["draw_pile"], discard=len(view["discard"]), hands=view["hand_sizes"]))
-        if view.get("characters_available"):
+        if view["characters_available"]:
             lines.append(_("Characters still to choose: {names}").format(
                 names=", ".join(texts.name(ch["card"]) for ch in view["characters_available"])))
-        middle = view.get("middle") or {"guests": [], "stories": []}
+        middle = view["middle"]
         if middle["guests"] or middle["stories"]:
             lines.append("\n" + _("In the middle, uncontrolled:"))
             lines.extend(self._character_lines(ch) for ch in middle["guests"])
@@ -266,9 +267,10 @@ class GloomLocalizer:
                 line += tr.ngettext(", skips {n} turn", ", skips {n} turns",
                                     view["skips"][p]).format(n=view["skips"][p])
             lines.append("\n" + line)
-            if fam.get("story") is not None:
-                lines.append(self._story_line(fam["story"]))
-            lines.extend(self._character_lines(ch) for ch in fam["characters"] + fam.get("guests", []))
+            story = fam["story"]
+            if story is not None:
+                lines.append(self._story_line(story))
+            lines.extend(self._character_lines(ch) for ch in fam["characters"] + fam["guests"])
         if view["in_play"]:
             lines.append("\n" + _("Being played: {cards}").format(
                 cards=", ".join(texts.name(c) for c in view["in_play"])))
@@ -288,8 +290,8 @@ class GloomLocalizer:
                 text = texts.text(c)
                 lines.append(f"  [{kind}] {texts.name(c)}  " + "  ".join(bits)
                              + (f"\n      {text}" if text else ""))
-        if view["over"]:
-            res = view["result"]
+        res = view["result"]
+        if res is not None:  # the game is over
             lines.append("\n" + _("Game over. Family Values: {scores}").format(scores=", ".join(
                 f"{tr.player(p)}: {s}" for p, s in enumerate(res["scores"]))))
             lines.append(_("Winner(s): {names}").format(

@@ -16,6 +16,8 @@ from typing import Any
 from gloomtable.bots import Bot, bot_action, make_bot
 from gloomtable.engine import DecisionKind, Event, Game, GloomtableError, State
 from gloomtable.games import make_game
+from gloomtable.games.creatures.view import creatures_view
+from gloomtable.games.gloom.view import gloom_view
 from gloomtable.learn.script import Expect, Lesson, LessonError, Step
 
 LEARNER = 0
@@ -292,10 +294,9 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
     from gloomtable.games.gloom.cards import CardType
 
     cards = state.game.deck.cards  # type: ignore[attr-defined]
-    view = state.view(LEARNER)
-    decision = (view.get("decision") or {}).get("kind")
-    chars = {c["card"]: (fam["player"], c) for fam in view.get("families", [])
-             for c in fam.get("characters", [])}
+    view = gloom_view(state.view(LEARNER))
+    decision = None if view["decision"] is None else view["decision"]["kind"]
+    chars = {c["card"]: c for fam in view["families"] for c in fam["characters"]}
     simple = {"choose_family": Kind.CHOOSE_FAMILY, "respond": Kind.RESPOND, "pass": Kind.PASS,
               "discard_hand": Kind.DISCARD_HAND, "claim_story": Kind.CLAIM_STORY,
               "choose_player": Kind.CHOOSE_PLAYER, "play_event": Kind.PLAY_EVENT}
@@ -315,8 +316,8 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
         card = cards[d.card]
         if expect.card is not None and _card_kind(card) != expect.card:
             return False
-        owner, char = chars.get(d.target, (None, {}))
-        owner = char.get("controller", owner)
+        char = chars.get(d.target)
+        owner = None if char is None else char["controller"]
         if (expect.target == "own" and owner != LEARNER) or (expect.target == "other" and owner == LEARNER):
             return False
         printed = [p for p in card.points if p is not None]
@@ -324,13 +325,13 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
             return False
         if expect.points == "positive" and not (printed and sum(printed) > 0):
             return False
-        showing = char.get("points") or [None, None, None]
+        showing = [None, None, None] if char is None else char["points"]
         if expect.covers and not any(p is not None and s is not None
                                      for p, s in zip(card.points, showing, strict=False)):
             return False
         if expect.effect and not card.effects:
             return False
-        return not (expect.negative_target and char.get("self_worth", 0) >= 0)
+        return not (expect.negative_target and (0 if char is None else char["self_worth"]) >= 0)
 
     def _card_kind(card: Any) -> str:
         if card.type == CardType.EVENT and card.effects_when("response"):
@@ -343,7 +344,7 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
 def _creatures_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
     from gloomtable.games.creatures import actions as ca
 
-    hand = {c["id"]: c for c in state.view(LEARNER).get("hand", [])}
+    hand = {c["id"]: c for c in creatures_view(state.view(LEARNER)).get("hand", [])}
 
     def fits(action: int) -> bool:
         if expect.kind == "pass":

@@ -8,11 +8,10 @@ network fits 2, 3 and 4 players. Every value lies in ``[-1, 1]``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from gloomtable.engine import DecisionKind
+from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.rl.slots import Layout
 
 NUM_CARDS = 48
@@ -77,13 +76,15 @@ class CreaturesEncoder:
         information); every other slot is public."""
         self._seated = list(range(_SEATED, _SEATED + num_players))
 
-    def encode(self, view: dict[str, Any]) -> np.ndarray:
+    def encode(self, view: CreaturesView) -> np.ndarray:
         """The observation of ``view``: a new float32 array of length :attr:`size`.
 
         The binary slots are set in a ``bytearray`` converted at once, and the
         scalars in one slice: far cheaper than many numpy item writes."""
         n = self.n
         me = view["viewer"]
+        if me is None:
+            raise ValueError("an observation is a seat's, and this view has no viewer")
         bits = bytearray(SIZE)
         pen = 0
         for card in view["hand"]:
@@ -92,8 +93,8 @@ class CreaturesEncoder:
         for i in self._seated:
             bits[i] = 1
         for c, m in enumerate(view["machines"]):
-            for card in m["pile"]:
-                bits[_PLAYED + card["id"]] = 1
+            for played in m["pile"]:
+                bits[_PLAYED + played["id"]] = 1
             bits[_TOP_INDEX[c][m["top"] or 0]] = 1
             if m["side"] == "+":
                 bits[_PLUS + c] = 1
@@ -125,6 +126,6 @@ class CreaturesEncoder:
         return out
 
     @staticmethod
-    def score(view: dict[str, Any], seat: int) -> float:
+    def score(view: CreaturesView, seat: int) -> float:
         """The seat's penalty total (lower is better), for the shaped reward."""
         return float(view["totals"][seat])

@@ -21,7 +21,7 @@ import numpy as np
 
 from gloomtable.engine import DecisionKind, Game
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
-from gloomtable.games.gloom.view import stack_facts
+from gloomtable.games.gloom.view import CharacterView, GloomView, stack_facts
 from gloomtable.rl.slots import Layout
 
 _TargetBits = tuple[tuple[int, ...], int, bytes]
@@ -212,7 +212,7 @@ class GloomEncoder:
         k = 4 * (1 + owner)
         return block[:k] + ONE_F32 + block[k + 4:]
 
-    def _owned(self, ch: dict[str, Any], owner: int) -> tuple[tuple[int, ...], int, bytes]:
+    def _owned(self, ch: CharacterView, owner: int) -> tuple[tuple[int, ...], int, bytes]:
         """What one Character or Guest view sets as seen from relative seat ``owner``:
         (its cards' zone slots, its target index or -1, its target block)."""
         offs, top = self._zone_offsets(ch["stack"])
@@ -294,10 +294,12 @@ class GloomEncoder:
             hit = cache[key] = make()
         return hit
 
-    def encode(self, view: dict[str, Any]) -> np.ndarray:
+    def encode(self, view: GloomView) -> np.ndarray:
         """The observation of ``view`` (``state.view(seat)``): a new float32 array of
         length :attr:`size`. The reference path: :meth:`observe` must equal it."""
         n, me, z, oc = self.n, view["viewer"], self.zones, self.o_card
+        if me is None:
+            raise ValueError("an observation is a seat's, and this view has no viewer")
         bits = bytearray(self.o_target)
         for c in view["hand"] or ():
             bits[oc + c * z] = 1
@@ -312,14 +314,15 @@ class GloomEncoder:
             target = playing.get("target")
         for x in view.get("characters_available", ()):
             bits[oc + x["card"] * z + 5] = 1
-        tv: list[tuple[dict[str, Any], int]] = []  # (character view, its controller slot)
+        tv: list[tuple[CharacterView, int]] = []  # (character view, its controller slot)
         stories: list[tuple[int, int]] = []
         for fam in view["families"]:
             k = (fam["player"] - me) % n
             tv += [(ch, k) for ch in fam["characters"]]
             tv += [(g, k) for g in fam.get("guests", ())]
-            if fam.get("story") is not None:
-                stories.append((fam["story"]["card"], fam["player"]))
+            story = fam["story"]
+            if story is not None:
+                stories.append((story["card"], fam["player"]))
         middle = view.get("middle") or {}
         tv += [(g, n) for g in middle.get("guests", ())]
         stories += [(s["card"], -1) for s in middle.get("stories", ())]
@@ -471,7 +474,7 @@ class GloomEncoder:
         return table
 
     @staticmethod
-    def score(view: dict[str, Any], seat: int) -> float:
+    def score(view: GloomView, seat: int) -> float:
         """The seat's Family Value (lower is better), for the shaped reward."""
         for fam in view["families"]:
             if fam["player"] == seat:
