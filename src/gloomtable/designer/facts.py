@@ -102,7 +102,7 @@ def analyse(game: Game, record: GameRecord) -> GameFacts:
     first = state.current_player()
     drawn: Counter[int] = Counter()
     for p in range(n):
-        drawn.update(state.view(p).get("hand") or [])
+        drawn.update(gloom_view(state.view(p))["hand"] or [])
     chars = characters_in(gloom_view(state.view(None)))
     plays: list[Play] = []
     claims: list[list[int]] = []

@@ -17,6 +17,7 @@ from gloomtable.bots import Bot, bot_action, make_bot
 from gloomtable.engine import DecisionKind, Event, Game, GloomtableError, State
 from gloomtable.games import make_game
 from gloomtable.games.creatures.view import creatures_view
+from gloomtable.games.gloom.state import GloomState
 from gloomtable.games.gloom.view import gloom_view
 from gloomtable.learn.script import Expect, Lesson, LessonError, Step
 
@@ -283,17 +284,16 @@ def matcher(state: State, expect: Expect) -> Callable[[int], bool]:
     """A test of the learner's actions against ``expect`` in ``state``."""
     if expect.kind == "any":
         return lambda _a: True
-    codec = getattr(state, "codec", None)
-    if codec is not None:
-        return _gloom_matcher(state, codec, expect)
+    if isinstance(state, GloomState):
+        return _gloom_matcher(state, expect)
     return _creatures_matcher(state, expect)
 
 
-def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], bool]:
+def _gloom_matcher(state: GloomState, expect: Expect) -> Callable[[int], bool]:
     from gloomtable.games.gloom.actions import Kind
-    from gloomtable.games.gloom.cards import CardType
+    from gloomtable.games.gloom.cards import Card, CardType
 
-    cards = state.game.deck.cards  # type: ignore[attr-defined]
+    codec, cards = state.codec, state.cards
     view = gloom_view(state.view(LEARNER))
     decision = None if view["decision"] is None else view["decision"]["kind"]
     chars = {c["card"]: c for fam in view["families"] for c in fam["characters"]}
@@ -333,7 +333,7 @@ def _gloom_matcher(state: State, codec: Any, expect: Expect) -> Callable[[int], 
             return False
         return not (expect.negative_target and (0 if char is None else char["self_worth"]) >= 0)
 
-    def _card_kind(card: Any) -> str:
+    def _card_kind(card: Card) -> str:
         if card.type == CardType.EVENT and card.effects_when("response"):
             return "response"
         return str(card.type.value)
