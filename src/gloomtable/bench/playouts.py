@@ -14,14 +14,10 @@ from typing import Any
 
 from gloomtable.bench.stats import Clock
 from gloomtable.engine import GloomtableError, Rng, State
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
 
-GAMES: dict[str, dict[str, Any]] = {
-    "gloom": {"players": 4},
-    "creatures": {},
-    "gloomier": {"players": 4},
-}
-"""The games measured, with their table config (Gloom: classic set, 4 players)."""
+GAMES: dict[str, dict[str, Any]] = {e.name: {"players": e.default_players} for e in registry.entries()}
+"""The games measured, each at its default table (Gloom: classic set, 4 players)."""
 
 
 def available(name: str) -> tuple[bool, str]:

@@ -20,6 +20,7 @@ from gloomtable.bench.extras import IsmctsBench, RLBench, SpielCostBench
 from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
 from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
 from gloomtable.bench.workers import WorkersBench
+from gloomtable.games import registry
 
 SECTIONS = ("playouts", "per_call_us", "ismcts", "rl", "baselines", "workers")
 """The measured sections of a report, in order."""
@@ -84,7 +85,10 @@ def _slots(plan: Plan, seed: int) -> list[Slot]:
         slots.append(Slot("per_call_us", name,
                           partial(CallCostBench, name, config, plan.positions), digits=2,
                           meta={"positions": plan.positions}))
-    for name in ("gloom", "creatures"):
+    searched: dict[str, str] = {}
+    for e in registry.entries():
+        searched.setdefault(e.package, e.name)  # one search bench per rules package
+    for name in searched.values():
         slots.append(Slot("ismcts", name, partial(IsmctsBench, name, GAMES[name], seed),
                           meta={"bot": "hard"}))
     for name in RL_ENVS:

@@ -67,8 +67,6 @@ ALIASES = {"sensible": "easy", "heuristic": "medium"}
 """Older names kept working. ``sensible`` and ``heuristic`` still build the very
 bots they always did (golden playthroughs depend on them)."""
 
-GLOOM_GAMES = ("gloom", "gloomier")
-
 
 def make_bot(level: str, game: str, seed: int) -> Bot:
     """A bot by level name (see :data:`LEVELS`, docs/bots.md) for a game.

@@ -35,6 +35,7 @@ from gloomtable.games.creatures.cards import (
     NUM_CREATURES,
     NUMBER,
     PENALTY,
+    SHIPPED_SET,
 )
 from gloomtable.games.creatures.view import CreaturesView, creatures_view
 
@@ -56,7 +57,7 @@ def penalties_of(view: CreaturesView) -> tuple[int, ...]:
     """The penalty points of the view's set by card id: a variant deck file costs
     its own (R-C10); a set this process cannot find counts as the shipped one."""
     name = view["set"]
-    if name == "creatures":
+    if name == SHIPPED_SET:
         return PENALTY
     from gloomtable.games.creatures.cards import CreatureSetError, set_named
 

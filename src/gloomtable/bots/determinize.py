@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from gloomtable.engine import DecisionKind, GloomtableError, Rng, State
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
 from gloomtable.games.creatures.view import CreaturesView, creatures_view
 from gloomtable.games.gloom.view import GloomView, gloom_view
 
@@ -41,29 +41,37 @@ def _made(name: str, config: str) -> Any:
     return make_game(name, json.loads(config))
 
 
+class Determinizer(NamedTuple):
+    """What one game gives this module (the registry's ``determinizer``)."""
+
+    config: Callable[[Mapping[str, Any]], dict[str, Any]]
+    """The game's config, as far as a view of it shows."""
+    sampler: Callable[[Mapping[str, Any]], Sampler | None]
+    """A sampler for a view at its seat's decision, or None."""
+
+
 def game_for_view(view: Mapping[str, Any]) -> Any:
-    """The game a view is from, built from what the view shows (cached)."""
-    name = view.get("game")
-    if name == "creatures":
-        return _game("creatures", {"players": view["players"], "rounds": view["rounds"]})
-    if name == "gloomier":
-        try:
-            return _game("gloomier", view["config"])
-        except GloomtableError:
-            pass
-    return _game("gloom", view["config"])
+    """The game a view is from, built from what the view shows (cached). A view that
+    names no known game is read as Gloom's; a config its own game refuses, as the
+    config of the game whose rules it plays (``GameEntry.package``)."""
+    entry = registry.find(view.get("game")) or registry.entry("gloom")
+    config = entry.view_config(view)
+    try:
+        return _game(entry.name, config)
+    except GloomtableError:
+        if entry.package == entry.name:
+            raise
+        return _game(entry.package, config)
 
 
 def sampler(view: Mapping[str, Any]) -> Sampler | None:
     """A sampler for ``view`` (a seat's view at its own decision), or None when
     this position cannot be rebuilt faithfully from a view."""
     try:
-        if view.get("game") in ("gloom", "gloomier"):
-            make = _gloom_sampler(gloom_view(view))
-        elif view.get("game") == "creatures":
-            make = _creatures_sampler(creatures_view(view))
-        else:
+        entry = registry.find(view.get("game"))
+        if entry is None:
             return None
+        make = entry.sampler(view)
         if make is None:
             return None
         first = make(0)
@@ -248,3 +256,10 @@ def _creatures_sampler(view: CreaturesView) -> Sampler | None:
 
     template = build(0)
     return lambda seed: redeal(template.clone(), seed)
+
+
+GLOOM = Determinizer(config=lambda view: dict(gloom_view(view)["config"]),
+                     sampler=lambda view: _gloom_sampler(gloom_view(view)))
+CREATURES = Determinizer(
+    config=lambda view: {"players": creatures_view(view)["players"], "rounds": view["rounds"]},
+    sampler=lambda view: _creatures_sampler(creatures_view(view)))

@@ -65,9 +65,6 @@ def creatures(state: State) -> list[float]:
     return shares(projected, CREATURES_SCALE)
 
 
-EVALUATIONS = {"gloom": gloom, "gloomier": gloom, "creatures": creatures}
-
-
 def creatures_rollout(state: State, legal: list[int], rng: object) -> int | None:
     """Rollouts play the quick heuristic and stop when a round is over (a new
     deal leaves every pile empty), so the evaluation reads a finished round."""

@@ -13,10 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from gloomtable.bots.base import Bot, CarelessBot, RandomBot
 from gloomtable.engine import DecisionKind
+from gloomtable.games import registry
 from gloomtable.games.creatures.view import creatures_view
 
 
@@ -46,7 +47,8 @@ def creatures_endgame(view: Mapping[str, Any], legal: list[int]) -> bool:
     return v["decision"] == DecisionKind.SAME_NUMBER or min(v["hand_counts"]) <= CREATURES_ENDGAME
 
 
-def _gloom(level: str, seed: int) -> Bot | None:
+def gloom_bot(level: str, seed: int) -> Bot | None:
+    """Gloom and Gloomier's bot of ``level`` (the registry's ``bots``)."""
     from gloomtable.bots.gloom_heuristic import GloomHeuristicBot
     from gloomtable.bots.gloom_sensible import GloomSensibleBot
 
@@ -70,7 +72,8 @@ def _gloom(level: str, seed: int) -> Bot | None:
     return None
 
 
-def _creatures(level: str, seed: int) -> Bot | None:
+def creatures_bot(level: str, seed: int) -> Bot | None:
+    """Crazy Creatures' bot of ``level`` (the registry's ``bots``)."""
     from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
 
     if level in ("easy", "sensible"):
@@ -91,8 +94,5 @@ def build(level: str, game: str, seed: int) -> Bot | None:
     """The bot for ``level`` in ``game``, or None if the name is unknown."""
     if level == "random":
         return RandomBot(seed)
-    if game in ("gloom", "gloomier"):
-        return _gloom(level, seed)
-    if game == "creatures":
-        return _creatures(level, seed)
-    return None
+    entry = registry.find(game)
+    return None if entry is None else cast(Bot | None, entry.bot(level, seed))

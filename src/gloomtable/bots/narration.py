@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from gloomtable.engine import GloomtableError, Rng
+from gloomtable.games import registry
 from gloomtable.games.creatures.view import CreaturesView, creatures_view
 from gloomtable.games.gloom.view import GloomView, gloom_view
 
@@ -194,6 +195,7 @@ def _narrate_creatures(view: CreaturesView, action: int, rng: Rng) -> str | None
         CREATURE_SET,
         LABEL,
         NUMBER,
+        SHIPPED_SET,
     )
 
     p = view.get("current_player", view.get("viewer"))
@@ -217,7 +219,7 @@ def _narrate_creatures(view: CreaturesView, action: int, rng: Rng) -> str | None
         col = action - FLIP_BASE
         side = machines[col]["side"] if col < len(machines) else "+"
         card_set = CREATURE_SET
-        if view.get("set", "creatures") != "creatures":  # a variant names its own Machines
+        if view.get("set", SHIPPED_SET) != SHIPPED_SET:  # a variant names its own Machines
             from contextlib import suppress
 
             from gloomtable.games.creatures.cards import CreatureSetError, set_named
@@ -237,10 +239,17 @@ def narrate(game: str, view: Mapping[str, Any], action: int, seed: int) -> str |
     Never raises on odd input: narration must not break a game."""
     rng = Rng(seed * 7919 + action)
     try:
-        if game in ("gloom", "gloomier"):
-            return _narrate_gloom(gloom_view(view), action, rng)
-        if game == "creatures":
-            return _narrate_creatures(creatures_view(view), action, rng)
+        entry = registry.find(game)
+        return None if entry is None else entry.narrate(view, action, rng)
     except (GloomtableError, KeyError, IndexError, TypeError, ValueError):
         return None
-    return None
+
+
+def narrate_gloom(view: Mapping[str, Any], action: int, rng: Rng) -> str | None:
+    """A line for a Gloom or Gloomier play (the registry's ``narrator``)."""
+    return _narrate_gloom(gloom_view(view), action, rng)
+
+
+def narrate_creatures(view: Mapping[str, Any], action: int, rng: Rng) -> str | None:
+    """A line for a Crazy Creatures action (the registry's ``narrator``)."""
+    return _narrate_creatures(creatures_view(view), action, rng)

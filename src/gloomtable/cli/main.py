@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -13,7 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
-from gloomtable.games import GAMES, make_game, replay_record
+from gloomtable.games import GAMES, make_game, registry, replay_record
+from gloomtable.games.registry import resolve
 from gloomtable.i18n import LANGUAGES, LanguageError
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _, ngettext
@@ -35,7 +36,7 @@ GameOpt = Annotated[str, typer.Option("--game", "-g", help=_("One of: {games}.")
     games=", ".join(GAMES)))]
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     err.print(f"[bold red]{_('error:')}[/] {message}", highlight=False)
     raise typer.Exit(code)
 
@@ -69,18 +70,16 @@ def table_config(game: str, players: int | None, edition: int | None, beginner: 
     if sets is not None:
         # Gloom mixes sets (R-H10); Crazy Creatures takes one, shipped or a variant file.
         config["sets"] = [s.strip() for s in sets.split(",") if s.strip()]
-    if game in ("gloom", "gloomier"):
-        if edition is not None:
-            config["edition"] = edition
-        if beginner:
-            config["beginner"] = True
-        if cap is not None:
-            config["turn_cap"] = cap
-    else:
-        if edition is not None or beginner:
-            fail(_("--edition and --beginner are Gloom options, not {game} options").format(game=game))
-        if cap is not None:
-            config["turn_cap"] = cap
+    entry = registry.find(game)
+    takes = entry.options if entry is not None else frozenset()
+    if (edition is not None and "edition" not in takes) or (beginner and "beginner" not in takes):
+        fail(_("--edition and --beginner are Gloom options, not {game} options").format(game=game))
+    if edition is not None:
+        config["edition"] = edition
+    if beginner:
+        config["beginner"] = True
+    if cap is not None:
+        config["turn_cap"] = cap
     return config
 
 
@@ -104,8 +103,8 @@ def play(
 
     set_language(lang)
 
-    if game in ("gloom", "gloomier") and players is None:
-        players = 4
+    if players is None and (entry := registry.find(game)) is not None:
+        players = entry.default_players
     config = table_config(game, players, edition, beginner, None, sets)
     try:
         g = make_game(game, config)
@@ -309,18 +308,10 @@ def deck_schema(game: Annotated[str, typer.Option(
         "--game", "-g", help="gloom (Gloom and Gloomier decks) or creatures (a Crazy Creatures set).")
         ] = "gloom") -> None:
     """Print the JSON Schema of deck files (for editor autocompletion)."""
-    from gloomtable.games.gloom.deck import json_schema
-
-    if game == "creatures":
-        from gloomtable.games.creatures.cards import SetSpec
-
-        schema = SetSpec.model_json_schema()
-        schema["title"] = "gloomtable Crazy Creatures set"
-        print(json.dumps(schema, indent=2))
-        return
-    if game not in ("gloom", "gloomier"):
-        fail(f"--game must be gloom or creatures, not {game!r}")
-    print(json.dumps(json_schema(), indent=2))
+    entry = registry.find(game)
+    if entry is None:
+        fail(f"--game must be one of {', '.join(registry.names())}, not {game!r}")
+    print(json.dumps(entry.schema(), indent=2))
 
 
 @app.command(help=_("Show a short rules reference of a game in your language."))
@@ -330,13 +321,13 @@ def rules(game: GameOpt = "gloom", lang: LangOpt = None) -> None:
 
     from gloomtable.i18n.catalog import translator
     from gloomtable.i18n.rules import rules_text
-    from gloomtable.i18n.rules_pictures import stack_examples
 
     set_language(lang)
     try:  # rendered, so no raw Markdown marks (``**``, ``#``) reach the terminal
         text = rules_text(game, LANG.lang)
-        if game in ("gloom", "gloomier"):  # drawn stacks: the cardinal rule at work (R-G4)
-            text += stack_examples(translator(LANG.lang))
+        entry = registry.find(game)
+        if entry is not None and entry.rules_pictures:  # Gloom: drawn stacks, the cardinal rule (R-G4)
+            text += resolve(entry.rules_pictures)(translator(LANG.lang))
         Console(highlight=False).print(Markdown(text))
     except GloomtableError as exc:
         fail(str(exc))

@@ -16,6 +16,7 @@ from rich.console import Console
 from gloomtable.bots import bot_action, seat_bots
 from gloomtable.engine import DecisionKind, Game, GloomtableError, State
 from gloomtable.engine.record import GameRecord
+from gloomtable.games import registry
 from gloomtable.i18n.client import Localizer, localizer_for
 
 console = Console(highlight=False, soft_wrap=True)
@@ -122,7 +123,8 @@ def human_turn(state: State, seat: int, news: list[str],
             break
     narration = None
     played = state.action_to_string(action).startswith("play")
-    if view.get("game") in ("gloom", "gloomier") and kind == DecisionKind.PLAY and played:
+    entry = registry.find(view.get("game"))
+    if entry is not None and entry.tells_stories and kind == DecisionKind.PLAY and played:
         line = ask(_("Tell how it happened (optional, Enter to skip): ")).strip()
         narration = line[:300] or None
     return action, narration
@@ -140,8 +142,8 @@ def play_terminal(game: Game, seed: int, humans: int, bots: str, save: Path | No
     agents = seat_bots(bots, game.name, seed, list(range(humans, n)))
     news: dict[int, list[str]] = {p: [] for p in range(humans)}
     last_human: int | None = None
-    title = {"gloom": _("Gloom"), "gloomier": _("Gloomier: A Night at Hemlock Hall"),
-             "creatures": _("Crazy Creatures")}.get(game.name, game.name)
+    entry = registry.find(game.name)
+    title = game.name if entry is None else _(entry.short_title)
     who = _("You are player 1") if humans == 1 else ngettext(
         "{n} person", "{n} people", humans).format(n=humans)
     if n > humans:

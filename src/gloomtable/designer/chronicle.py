@@ -19,7 +19,7 @@ from gloomtable.designer.facts import characters_in
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
 from gloomtable.games.gloom.view import CharacterView, gloom_view
 from gloomtable.i18n.catalog import Translator, translator
 from gloomtable.i18n.chronicle_text import DIED, NOTHING, SURVIVED
@@ -338,17 +338,15 @@ def _summary(c: Chronicle) -> str:
 
 def _title(c: Chronicle) -> str:
     tr = translator(c.lang)
-    return tr.gettext("The chronicle of a game of {game}").format(game=tr.gettext(GAME_NAMES.get(
-        c.game, c.game.capitalize())))
+    entry = registry.find(c.game)
+    name = c.game.capitalize() if entry is None else entry.short_title
+    return tr.gettext("The chronicle of a game of {game}").format(game=tr.gettext(name))
 
 
 def _family_head(c: Chronicle, p: int) -> str:
     tr = translator(c.lang)
     return tr.gettext("{who}: {family} (Family Value {value})").format(
         who=c.who(p), family=c.family_names[p], value=f"{c.family_values[p]:+d}")
-
-
-GAME_NAMES = {"gloom": N_("Gloom"), "gloomier": N_("Gloomier")}
 
 
 def chronicle_markdown(c: Chronicle) -> str:

@@ -195,7 +195,9 @@ def is_creature_set(path: str) -> bool:
     such a file has top-level ``colours`` and ``numbers`` and no ``[set]`` table."""
     import tomllib
 
-    if path == "creatures":
+    from gloomtable.games.creatures.cards import SHIPPED_SET
+
+    if path == SHIPPED_SET:
         return True
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -207,10 +209,10 @@ def is_creature_set(path: str) -> bool:
 def check_creature_set(path: str, strict: bool) -> int:
     """``gloom deck check`` on a Crazy Creatures set: the schema and the shape the
     rules need (R-C1, R-C7), then what it means for play. Returns the exit code."""
-    from gloomtable.games.creatures.cards import CREATURE_SET, CreatureSetError, load_set
+    from gloomtable.games.creatures.cards import CREATURE_SET, SHIPPED_SET, CreatureSetError, load_set
 
     try:
-        found = CREATURE_SET if path == "creatures" else load_set(path)
+        found = CREATURE_SET if path == SHIPPED_SET else load_set(path)
     except CreatureSetError as exc:
         err.print(str(exc), highlight=False, markup=False)
         return 1

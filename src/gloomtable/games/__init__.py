@@ -1,30 +1,23 @@
-"""One package per game; this module maps game names to their factories."""
+"""One package per game; :mod:`gloomtable.games.registry` maps game names to them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.engine import ConfigError, Game, State
+from gloomtable.engine import Game, State
 from gloomtable.engine.record import GameRecord, replay
+from gloomtable.games import registry
 
-GAMES = ("gloom", "gloomier", "creatures")
+GAMES = registry.names()
+"""The games shipped (a game registered later is in :func:`registry.names`)."""
 
 
 def make_game(name: str, config: dict[str, Any] | None = None,
               decks: dict[str, dict[str, str]] | None = None) -> Game:
     """Build a game by name from a plain config dict (as stored in records); ``decks``:
-    the copies of its decks a record carries (:attr:`GameRecord.decks`)."""
-    config = dict(config or {})
-    if name in ("gloom", "gloomier"):
-        from gloomtable.games.gloom.game import GloomGame
-
-        # "gloomier" is Gloom with the Gloomier set by default (R-H1..R-H10).
-        return GloomGame.from_dict(config, name=name, decks=decks)
-    if name == "creatures":
-        from gloomtable.games.creatures.game import CreaturesGame
-
-        return CreaturesGame.from_dict(config)
-    raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    the copies of its decks a record carries (:attr:`GameRecord.decks`). An unknown
+    name is a :class:`ConfigError` naming the known games."""
+    return registry.entry(name).make(dict(config or {}), decks)
 
 
 def replay_record(record: GameRecord) -> State:

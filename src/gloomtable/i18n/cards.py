@@ -172,7 +172,9 @@ class CreatureTexts:
     def variant(self) -> bool:
         """A variant set from a deck file names its own Creatures and Machines, in
         its own words: the shipped catalogue's translations are not for it."""
-        return getattr(self.set, "id", "creatures") != "creatures"
+        from gloomtable.games.creatures.cards import SHIPPED_SET
+
+        return getattr(self.set, "id", SHIPPED_SET) != SHIPPED_SET
 
     def creature(self, key: str) -> str:
         for spec in self.set.colours:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gloomtable.engine import Event, Game, State
+from gloomtable.games import registry
 from gloomtable.i18n.catalog import Translator, translator
 
 
@@ -57,12 +58,5 @@ def localizer_for(game: Game, lang: str) -> Localizer:
     tr = translator(lang)
     if tr.lang == "en":
         return Localizer(tr)
-    if game.name in ("gloom", "gloomier") and hasattr(game, "deck"):
-        from gloomtable.i18n.gloom_text import GloomLocalizer
-
-        return Localizer(tr, GloomLocalizer(game, tr))
-    if game.name == "creatures":
-        from gloomtable.i18n.creatures_text import CreaturesLocalizer
-
-        return Localizer(tr, CreaturesLocalizer(game, tr))
-    return Localizer(tr)
+    entry = registry.find(game.name)
+    return Localizer(tr) if entry is None else Localizer(tr, entry.localizer(game, tr))

@@ -8,17 +8,17 @@ from importlib import resources
 from markdown_it import MarkdownIt
 
 from gloomtable.engine import ConfigError
+from gloomtable.games import registry
 from gloomtable.i18n.catalog import LANGUAGES
-
-RULE_GAMES = ("gloom", "creatures")
-ALIASES = {"gloomier": "gloom"}
 
 
 def rules_text(game: str, lang: str) -> str:
-    """The rules reference of ``game`` in ``lang`` (English for unshipped languages)."""
-    key = ALIASES.get(game, game)
-    if key not in RULE_GAMES:
-        raise ConfigError(f"no rules reference for {game!r}; known games: {', '.join(RULE_GAMES)}")
+    """The rules reference of ``game`` in ``lang`` (English for unshipped languages):
+    one file per rules package (Gloomier's is Gloom's, ``GameEntry.package``)."""
+    entry = registry.find(game)
+    if entry is None:
+        raise ConfigError(f"no rules reference for {game!r}; known games: {', '.join(registry.names())}")
+    key = entry.package
     lang = lang if lang in LANGUAGES else "en"
     return resources.files("gloomtable").joinpath("locale", lang, "rules", f"{key}.md").read_text(
         encoding="utf-8")

@@ -23,12 +23,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gloomtable.engine import GloomtableError
+from gloomtable.games import registry
 
-LESSON_DIRS = {
-    "gloom": Path(__file__).resolve().parents[1] / "games" / "gloom" / "lessons",
-    "creatures": Path(__file__).resolve().parents[1] / "games" / "creatures" / "lessons",
-}
-"""Where the shipped lessons live, beside each game's sets."""
+LESSON_DIRS = {e.package: Path(__file__).resolve().parents[1] / "games" / e.package / "lessons"
+               for e in registry.entries()}
+"""Where the shipped lessons live, beside each game's sets (one folder per rules package)."""
 
 Text = Annotated[str, Field(min_length=1, max_length=600)]
 

@@ -129,3 +129,8 @@ class CreaturesEncoder:
     def score(view: CreaturesView, seat: int) -> float:
         """The seat's penalty total (lower is better), for the shaped reward."""
         return float(view["totals"][seat])
+
+
+def encoder_for(game: Any) -> CreaturesEncoder:
+    """The encoder of ``game``'s tables (the registry's ``encoder``)."""
+    return CreaturesEncoder(game.num_players)

@@ -20,6 +20,7 @@ import numpy as np
 
 from gloomtable.bots.base import bot_action, make_bot
 from gloomtable.engine import ConfigError
+from gloomtable.games import registry
 from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, render_text
 
 GAMES = {"Gloom-v0": "gloom", "Gloomier-v0": "gloomier", "Creatures-v0": "creatures"}
@@ -29,15 +30,11 @@ MAX_OPPONENT_MOVES = 1_000_000
 
 
 def _aec_for(game: str, **kw: Any) -> GloomtableAECEnv:
-    if game == "creatures":
-        from gloomtable.rl.creatures_v0 import raw_env
-    elif game == "gloom":
-        from gloomtable.rl.gloom_v0 import raw_env
-    elif game == "gloomier":
-        from gloomtable.rl.gloomier_v0 import raw_env
-    else:
+    entry = registry.find(game)
+    if entry is None:
         raise ConfigError(f"unknown game {game!r}; known: {', '.join(GAMES.values())}")
-    return raw_env(**kw)
+    env: GloomtableAECEnv = entry.aec(**kw)
+    return env
 
 
 class SeatEnv(gymnasium.Env):

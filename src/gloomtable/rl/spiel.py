@@ -33,24 +33,17 @@ except ImportError as exc:  # pragma: no cover - depends on the optional extra
 
 from gloomtable.engine import Game
 from gloomtable.engine.protocol import Information
-from gloomtable.games import make_game
-from gloomtable.rl.encode_creatures import CreaturesEncoder
-from gloomtable.rl.encode_gloom import GloomEncoder
+from gloomtable.games import make_game, registry
 from gloomtable.rl.resample import ResampleError, resample
 
 DEFAULT_DEALS = 1 << 16
 MAX_DEALS = 1 << 40
 MAX_DIGIT = 16
 """The most outcomes a chance node has: a deal is picked digit by digit."""
-
-_PARAMS: dict[str, dict[str, Any]] = {
-    "creatures": {"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures",
-                  "deals": DEFAULT_DEALS},
-    "gloom": {"players": 4, "sets": "classic", "edition": 2, "beginner": False,
-              "turn_cap": 500, "deals": DEFAULT_DEALS},
-    "gloomier": {"players": 4, "sets": "gloomier", "stories_guests": 2, "turn_cap": 500,
-                 "deals": DEFAULT_DEALS},
-}
+def _params(name: str) -> dict[str, Any]:
+    """The game's OpenSpiel parameters with their defaults (its registry entry's
+    ``spiel_params``, plus the number of deals)."""
+    return {**registry.entry(name).spiel_params, "deals": DEFAULT_DEALS}
 
 FULL, PUBLIC, PRIVATE, NOTHING = "full", "public", "private", "nothing"
 """What an observation holds: the player's whole view, the public part, the private
@@ -84,17 +77,15 @@ def deal_digits(deals: int) -> tuple[int, ...]:
 
 def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """(``make_game`` config, deals) from OpenSpiel parameters."""
-    p = {**_PARAMS[name], **params}
+    p = {**_params(name), **params}
     deals = int(p.pop("deals"))
     deal_digits(deals)  # a clear error now
-    if name == "creatures":
-        if not p["rounds"]:
-            p.pop("rounds")
-        sets = str(p.pop("sets"))
-        if sets != "creatures":  # a variant set file (docs/decks.md)
-            p["sets"] = [sets]
-    else:
+    if "rounds" in p and not p["rounds"]:
+        p.pop("rounds")  # 0: the rules' number of rounds
+    if registry.entry(name).mixes_sets:
         p["sets"] = [s for s in str(p["sets"]).split("+") if s]
+    else:  # one set: the shipped one or a variant set file (docs/decks.md)
+        p["sets"] = [str(p["sets"])]
     return p, deals
 
 
@@ -122,12 +113,12 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_PARAMS[name],
+        parameter_specification=_params(name),
     )
 
 
 def _encoder_for(game: Game) -> Any:
-    return CreaturesEncoder(game.num_players) if game.name == "creatures" else GloomEncoder(game)
+    return registry.entry(game.name).encoder_for(game)
 
 
 class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints

@@ -20,10 +20,16 @@ from typing import Any
 import numpy as np
 
 from gloomtable.bots.base import bot_action, make_bot
-from gloomtable.bots.levels import CREATURES_HARD, GLOOM_HARD
+from gloomtable.bots.ismcts import ISMCTSBot
+from gloomtable.games import registry
 
-SIMULATIONS = {"creatures": CREATURES_HARD["iterations"], "gloom": GLOOM_HARD["iterations"],
-               "gloomier": GLOOM_HARD["iterations"]}
+
+def hard_iterations(game_name: str) -> int:
+    """The ``hard`` bot's search budget in ``game_name``: OpenSpiel's ISMCTS gets as many."""
+    bot = make_bot("hard", game_name, 0)
+    if not isinstance(bot, ISMCTSBot):
+        raise TypeError(f"the hard bot of {game_name} is not a search bot")
+    return bot.iterations
 
 
 def deal_digits_of(game: Any, deal: int) -> list[int]:
@@ -43,7 +49,7 @@ def play(game_name: str, games: int, seed: int = 0, simulations: int | None = No
 
     import gloomtable.rl.spiel  # noqa: F401  (registers the games)
 
-    sims = simulations or SIMULATIONS[game_name]
+    sims = simulations or hard_iterations(game_name)
     game = pyspiel.load_game(f"gloomtable_{game_name}(players=2)")
     rs = np.random.RandomState(seed)
     shares = {"openspiel_ismcts": 0.0, "hard": 0.0}
@@ -74,7 +80,7 @@ def play(game_name: str, games: int, seed: int = 0, simulations: int | None = No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(SIMULATIONS), default="creatures")
+    parser.add_argument("--game", choices=sorted(registry.names()), default="creatures")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--simulations", type=int, help="default: the hard bot's iterations")

@@ -11,32 +11,23 @@ from typing import Any
 
 from gloomtable.bots.base import LEVELS
 from gloomtable.engine import GloomtableError
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
+from gloomtable.games.registry import GameEntry
 
-_FORMS: dict[str, dict[str, Any]] = {
-    "gloom": {"title": "Gloom", "players": [2, 5], "default_players": 3,
-              "options": [
-                  {"key": "sets", "kind": "sets"},
-                  {"key": "edition", "kind": "choice", "label": "Edition", "values": [2, 1], "default": 2},
-                  {"key": "beginner", "kind": "bool", "label": "Beginner (no card effects)",
-                   "default": False}]},
-    "gloomier": {"title": "Gloomier: A Night at Hemlock Hall", "players": [2, 5], "default_players": 3,
-                 "options": [
-                     {"key": "stories_guests", "kind": "choice", "label": "Stories and Guests in the middle",
-                      "values": [2, 1, 0], "default": 2},
-                     {"key": "edition", "kind": "choice", "label": "Edition", "values": [2, 1],
-                      "default": 2},
-                     {"key": "beginner", "kind": "bool", "label": "Beginner (no card effects)",
-                      "default": False}]},
-    "creatures": {"title": "Crazy Creatures of Dr. Gloom", "players": [2, 4], "default_players": 3,
-                  "options": []},
-}
+
+def _form(entry: GameEntry) -> dict[str, Any]:
+    """The lobby form of one game, from its registry entry."""
+    options = [dict(o) for o in entry.lobby_options]
+    if not entry.mixes_sets and len(entry.sets()) > 1:  # variants: gloom serve --sets
+        options.append({"key": "sets", "kind": "creature_set"})
+    return {"title": entry.title, "players": list(entry.players),
+            "default_players": entry.lobby_players, "options": options}
 
 
 def seat_range(name: str) -> tuple[int, int] | None:
     """The fewest and most seats the lobby offers for ``name`` (None: a game it does not know)."""
-    form = _FORMS.get(name)
-    return None if form is None else (form["players"][0], form["players"][1])
+    entry = registry.find(name)
+    return None if entry is None else entry.players
 
 
 def _available(name: str, players: int) -> bool:
@@ -52,12 +43,8 @@ def games_info() -> dict[str, Any]:
     """The lobby form: each playable game, its seat range, options, bot levels and sets."""
     from gloomtable.games.creatures.cards import registered_sets
 
-    games = []
-    for name, form in _FORMS.items():
-        if _available(name, form["default_players"]):
-            if name == "creatures" and len(registered_sets()) > 1:  # variants: gloom serve --sets
-                form = {**form, "options": [*form["options"], {"key": "sets", "kind": "creature_set"}]}
-            games.append({"name": name, **form})
+    games = [{"name": e.name, **_form(e)} for e in registry.entries()
+             if _available(e.name, e.lobby_players)]
     sets = []
     try:
         from gloomtable.games.gloom.deck import SHIPPED_SETS

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from gloomtable.engine import Game, GloomtableError, State
-from gloomtable.games import make_game
+from gloomtable.engine import ConfigError, Game, GloomtableError, State
+from gloomtable.games import make_game, registry
 from gloomtable.learn import load_lesson, shipped_lessons
 from gloomtable.server.errors import ServerError
 from gloomtable.server.games import seat_range
@@ -124,25 +124,24 @@ def check_sets(config: dict[str, Any], game: str = "gloom") -> None:
     variant the server was started with (``--sets``), by id."""
     if "sets" not in config:
         return
-    if game == "creatures":
-        from gloomtable.games.creatures.cards import registered_sets
-
-        names = registered_sets()
-        sets = config["sets"]
+    try:
+        entry = registry.entry(game)
+    except ConfigError as exc:
+        raise ServerError("bad_table", str(exc)) from None
+    names = entry.sets()
+    sets = config["sets"]
+    if not entry.mixes_sets:
         if not isinstance(sets, list) or len(sets) != 1 or sets[0] not in names:
             shown = repr(sets)[:60]
-            raise ServerError("bad_table", f"unknown Crazy Creatures set {shown}; name one of: "
+            raise ServerError("bad_table", f"unknown {entry.short_title} set {shown}; name one of: "
                               f"{', '.join(names)}")
         return
-    from gloomtable.games.gloom.deck import SHIPPED_SETS
-
-    sets = config["sets"]
     if not isinstance(sets, list) or not sets or not all(isinstance(x, str) for x in sets):
         raise ServerError("bad_table", "sets must be a non-empty list of set names")
-    unknown = [x for x in sets if x not in SHIPPED_SETS]
+    unknown = [x for x in sets if x not in names]
     if unknown:
         raise ServerError("bad_table", f"unknown card set {unknown[0][:60]!r}; "
-                          f"sets: {', '.join(SHIPPED_SETS)}")
+                          f"sets: {', '.join(names)}")
     if len(set(sets)) != len(sets):
         raise ServerError("bad_table", "sets names a set twice; each set may be named once")
 

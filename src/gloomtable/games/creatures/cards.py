@@ -212,6 +212,13 @@ def register_set(path: str | Path) -> CreatureSet:
     return found
 
 
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a Crazy Creatures set file (``gloom deck schema``)."""
+    schema = SetSpec.model_json_schema()
+    schema["title"] = "gloomtable Crazy Creatures set"
+    return schema
+
+
 def registered_sets() -> tuple[str, ...]:
     """Ids a table may name: the shipped set, then the variants registered."""
     return (SHIPPED_SET, *_REGISTERED)

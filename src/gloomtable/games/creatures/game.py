@@ -132,7 +132,9 @@ class CreaturesGame:
         if sets is not None and (not isinstance(sets, list | tuple)
                                  or not all(isinstance(x, str) for x in sets)):
             raise ConfigError(f"creatures option 'sets' must be a list of one set name, got {sets!r}")
-        if sets is not None and list(sets) == ["creatures"]:
+        from gloomtable.games.creatures.cards import SHIPPED_SET
+
+        if sets is not None and list(sets) == [SHIPPED_SET]:
             sets = None  # the shipped set, as when not named
         return cls(players=players, rounds=_int_option(d, "rounds", None),
                    first_player=_int_option(d, "first_player", None), turn_cap=turn_cap,
@@ -153,3 +155,8 @@ class CreaturesGame:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ConfigError(f"seed must be an integer, got {seed!r}")
         return CreaturesState.new(self, seed)
+
+
+def make(name: str, config: dict[str, Any], decks: object = None) -> CreaturesGame:
+    """The registry's factory (``games/registry.py``); a set travels by name or path."""
+    return CreaturesGame.from_dict(config)

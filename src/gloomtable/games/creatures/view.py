@@ -19,6 +19,7 @@ from gloomtable.games.creatures.cards import (
     FITS,
     LABEL,
     NUMBER,
+    SHIPPED_SET,
 )
 from gloomtable.games.creatures.table import CreaturesPosition
 
@@ -155,7 +156,7 @@ def render(state: CreaturesPosition, player: int | None) -> str:
     n = v["players"]
     you = "spectating" if player is None else f"you are player {player + 1}"
     card_set = state.game.card_set
-    title = "Crazy Creatures" + ("" if card_set.id == "creatures" else f" ({card_set.name})")
+    title = "Crazy Creatures" + ("" if card_set.id == SHIPPED_SET else f" ({card_set.name})")
     if v["over"]:
         head = f"{title}: game over after {len(v['round_scores'])} rounds ({you})"
     else:

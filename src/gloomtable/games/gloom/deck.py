@@ -35,6 +35,11 @@ from gloomtable.games.gloom.deck_schema import json_schema as json_schema  # re-
 from gloomtable.games.gloom.effects import PRIMITIVES
 
 SHIPPED_SETS = ("classic", "gloomier")
+
+
+def shipped_sets() -> tuple[str, ...]:
+    """The sets a remote table may name (the registry's ``set_ids``)."""
+    return SHIPPED_SETS
 KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)
 CARD_TABLES: dict[str, CardType] = {
     "characters": CardType.CHARACTER,

@@ -82,8 +82,6 @@ class GloomGame(GloomFacts):
     @classmethod
     def from_dict(cls, data: dict[str, Any], name: str = "gloom",
                   decks: Mapping[str, Mapping[str, str]] | None = None) -> GloomGame:
-        if name == "gloomier" and "sets" not in data:
-            data = {**data, "sets": ["gloomier"]}
         try:
             config = GloomConfig.model_validate(data)
         except ValidationError as exc:
@@ -94,3 +92,8 @@ class GloomGame(GloomFacts):
 
     def new_initial_state(self, seed: int) -> GloomState:
         return GloomState(self, seed)
+
+
+def make(name: str, config: dict[str, Any], decks: Mapping[str, Mapping[str, str]] | None) -> GloomGame:
+    """The registry's factory (``games/registry.py``): Gloom and the games on its rules."""
+    return GloomGame.from_dict(config, name=name, decks=decks)

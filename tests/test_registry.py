@@ -1,0 +1,147 @@
+"""issue 20: one registry of games (``games/registry.py``). Every game gives its factory,
+bots, RL encoder, presenter and texts there, and no caller branches on a game's name:
+a new game is one entry, not an edit in every layer."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from gloomtable.bots.base import bot_action, make_bot
+from gloomtable.engine import ConfigError
+from gloomtable.games import make_game, registry
+from gloomtable.games.creatures.game import CreaturesGame
+
+PKG = Path(__file__).resolve().parents[1] / "src" / "gloomtable"
+REGISTRY = PKG / "games" / "registry.py"
+
+
+def _literals(node: ast.AST) -> Iterator[ast.Constant]:
+    """The string constants ``node`` is or holds (a tuple, list or set display)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        for elt in node.elts:
+            yield from _literals(elt)
+
+
+def name_branches(source: str, names: frozenset[str]) -> list[tuple[int, str]]:
+    """(line, what) for every place ``source`` tells games apart by a name in ``names``:
+    a comparison (``==``, ``!=``, ``in``, ``not in``) with the name as a literal, a
+    ``match`` case on it, or a dict display keyed by it (a switch table)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                found.extend((c.lineno, f"compares with {c.value!r}") for c in _literals(side)
+                             if c.value in names)
+        elif isinstance(node, ast.MatchValue):
+            found.extend((c.lineno, f"matches {c.value!r}") for c in _literals(node.value)
+                         if c.value in names)
+        elif isinstance(node, ast.Dict):
+            found.extend((c.lineno, f"switches on {c.value!r} as a dict key")
+                         for k in node.keys if k is not None for c in _literals(k) if c.value in names)
+    return found
+
+
+def test_no_module_branches_on_a_game_name() -> None:
+    """Outside the registry, nothing compares, matches or keys a dict on a game's name;
+    callers ask the registry (``registry.entry(name).bots``, ``entry.mixes_sets``...)."""
+    names = frozenset(registry.names())
+    bad = [f"{path.relative_to(PKG)}:{line}: {what}"
+           for path in sorted(PKG.rglob("*.py")) if path != REGISTRY
+           for line, what in name_branches(path.read_text(encoding="utf-8"), names)]
+    assert not bad, "ask the registry instead:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("source", [
+    'if game == "gloom": pass',
+    'if "creatures" != view["game"]: pass',
+    'ok = name in ("gloom", "gloomier")',
+    'match name:\n    case "creatures": pass',
+    'TITLES = {"gloomier": "Gloomier"}',
+])
+def test_the_search_finds_each_kind_of_branch(source: str) -> None:
+    assert name_branches(source, frozenset(registry.names())) != []
+
+
+def test_the_search_leaves_other_strings_alone() -> None:
+    names = frozenset(registry.names())
+    assert name_branches('make_game("gloom", {"game": "creatures"}); x = y == "classic"', names) == []
+
+
+@dataclass(frozen=True, slots=True)
+class CrittersGame(CreaturesGame):
+    """A tiny real game under a new name: Crazy Creatures' rules, its own entry."""
+
+    name: ClassVar[str] = "critters"
+
+
+def _critters(name: str, config: dict[str, object], decks: object = None) -> CrittersGame:
+    game = CreaturesGame.from_dict(dict(config))
+    return CrittersGame(players=game.players, rounds=game.rounds, first_player=game.first_player,
+                        turn_cap=game.turn_cap, sets=game.sets)
+
+
+def test_a_new_game_is_one_entry() -> None:
+    """Registering an entry is all it takes: ``make_game`` builds it and the bot
+    lookup finds its bots, with no code changed anywhere else."""
+    entry = replace(registry.entry("creatures"), name="critters", title="Critters",
+                    factory=f"{__name__}:_critters")
+    with pytest.raises(ConfigError, match="critters"):
+        make_game("critters", {})
+    with registry.registered(entry):
+        game = make_game("critters", {"players": 2})
+        assert isinstance(game, CrittersGame) and game.name == "critters"
+        state = game.new_initial_state(5)
+        bots = [make_bot("medium", "critters", seed) for seed in range(2)]
+        for _ in range(400):
+            if state.is_over():
+                break
+            state.apply(bot_action(bots[state.current_player()], state, state.legal_actions()))
+        assert state.is_over()
+        assert registry.entry("critters").title == "Critters"
+    with pytest.raises(ConfigError, match="critters"):
+        make_game("critters", {})
+
+
+def test_an_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match="unknown game 'chess'; known games: gloom, gloomier, creatures"):
+        make_game("chess", {})
+
+
+def test_a_name_is_registered_once() -> None:
+    with pytest.raises(ValueError, match="gloom"), registry.registered(registry.entry("gloom")):
+        pass
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_entry_point_resolves_and_answers(name: str) -> None:
+    """Each entry point imports and does its job on a real table of the game."""
+    from gloomtable.engine import Rng
+    from gloomtable.i18n.catalog import translator
+
+    entry = registry.entry(name)
+    for field_name, target in entry.entry_points().items():
+        assert registry.resolve(target) is not None, f"{name}.{field_name}: {target}"
+    game = entry.make({})
+    assert game.name == name and entry.players[0] <= game.num_players <= entry.players[1]
+    state = game.new_initial_state(3)
+    seat = state.current_player()
+    view = state.view(seat)
+    legal = state.legal_actions()
+    assert entry.bot("medium", 0) is not None and entry.bot("no-such-level", 0) is None
+    assert entry.view_config(view) is not None
+    made = entry.sampler(view)
+    assert made is None or made(1).view(seat) == view
+    assert len(entry.encoder_for(game).encode(view)) > 0
+    assert all("kind" in entry.present(state, a) for a in legal)
+    assert entry.localizer(game, translator("es")) is not None
+    entry.narrate(view, legal[0], Rng(1))  # a line or None, never an error
+    assert entry.aec().possible_agents
+    assert entry.sets() and isinstance(entry.schema().get("properties"), dict)
