@@ -216,6 +216,12 @@ def find(name: object) -> GameEntry | None:
     return _ENTRIES.get(name) if isinstance(name, str) else None
 
 
+def title_of(name: str) -> str:
+    """The full title of ``name`` (a game built outside the registry: its name)."""
+    found = find(name)
+    return name if found is None else found.title
+
+
 def entry(name: str) -> GameEntry:
     """The entry of ``name``; :class:`ConfigError` naming the known games if none."""
     found = find(name)

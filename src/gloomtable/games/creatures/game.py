@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gloomtable.engine import ConfigError, GameInfo
 from gloomtable.engine.protocol import win_share_info
+from gloomtable.games import registry
 from gloomtable.games.creatures.actions import NUM_ACTIONS
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class CreaturesGame:
         ``turn_cap`` turns, each one play or pass and at most one same-number
         decision after it (R-C8)."""
         return win_share_info(
-            short_name=self.name, long_name="Crazy Creatures of Dr. Gloom", min_num_players=2,
+            short_name=self.name, long_name=registry.title_of(self.name), min_num_players=2,
             max_num_players=4, num_players=self.players,
             num_distinct_actions=NUM_ACTIONS, max_game_length=2 * self.turn_cap)
 

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gloomtable.engine import ConfigError, GameInfo
 from gloomtable.engine.protocol import win_share_info
+from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
 
-LONG_NAMES = {"gloom": "Gloom", "gloomier": "Gloomier: A Night at Hemlock Hall"}
 ACTIONS_PER_TURN = 20
 """Most actions of one turn: two plays, free plays, the responses to each and the
 choices their effects ask (a declared bound, checked by random playouts in the tests)."""
@@ -190,7 +190,7 @@ class GloomFacts:
         setup = nf + self.config.players + len(self.characters)
         cap = self.config.turn_cap
         return win_share_info(
-            short_name=self.name, long_name=LONG_NAMES.get(self.name, self.name),
+            short_name=self.name, long_name=registry.title_of(self.name),
             min_num_players=2, max_num_players=min(seats, MAX_PLAYERS),
             num_players=self.config.players, num_distinct_actions=self.codec.size,
             max_game_length=setup + ACTIONS_PER_TURN * cap if cap else UNCAPPED_LENGTH)
