@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gloomtable.engine import DecisionKind
+from gloomtable.engine import DecisionKind, Game
 from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.rl.slots import Layout
 
@@ -131,6 +131,6 @@ class CreaturesEncoder:
         return float(view["totals"][seat])
 
 
-def encoder_for(game: Any) -> CreaturesEncoder:
+def encoder_for(game: Game) -> CreaturesEncoder:
     """The encoder of ``game``'s tables (the registry's ``encoder``)."""
     return CreaturesEncoder(game.num_players)
