@@ -44,7 +44,7 @@ from gloomtable.bots.determinize import game_for_view
 from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
-from gloomtable.games.gloom.view import GloomView, gloom_view
+from gloomtable.games.gloom.view import CharacterView, GloomView, gloom_view
 
 OWN_DEATH_AT = -15
 """Self-Worth at or below which burying one's own Character is clearly right."""
@@ -102,10 +102,10 @@ class _Table:
         me = view["viewer"]
         assert me is not None, "a bot decides for a seat"
         self.me: int = me
-        self.chars = {ch["card"]: ch for fam in view.get("families", [])
-                      for ch in fam.get("characters", [])}
-        guests = [g for fam in view.get("families", []) for g in fam.get("guests", [])]
-        for guest in [*guests, *(view.get("middle") or {}).get("guests", [])]:  # Gloomier
+        self.chars: dict[int, CharacterView] = {ch["card"]: ch for fam in view["families"]
+                                                for ch in fam["characters"]}
+        guests = [g for fam in view["families"] for g in fam["guests"]]
+        for guest in [*guests, *view["middle"]["guests"]]:  # Gloomier
             self.chars.setdefault(guest["card"], guest)
         decision = view["decision"]
         self.kind: str = "" if decision is None else decision["kind"]
@@ -113,7 +113,7 @@ class _Table:
         others = [p for p in range(len(self.values)) if p != self.me]
         self.leader = min(others, key=lambda p: (self.values[p], p)) if others else self.me
         self.ahead = all(self.values[self.me] < self.values[p] for p in others)
-        self.late = view.get("draw_pile", 99) < 15
+        self.late = view["draw_pile"] < 15
         self.locked = self._locked(game.deck.cards)
         self.stuck_hand = False
         """No card in hand can be played now: passing only waits for a change that,
@@ -123,19 +123,19 @@ class _Table:
         """Every Modifier of the deck lies on some stack (nothing but Events can
         change a Self-Worth any more, and only Deaths can end the game), or the
         game has gone on very long and no Modifier is left to draw."""
-        placed = {i for ch in self.chars.values() for i in ch.get("stack", ())}
+        placed = {i for ch in self.chars.values() for i in ch["stack"]}
         mods = [c.index for c in cards if c.type is CardType.MODIFIER]
         if all(m in placed for m in mods):
             return True
-        if self.view.get("round", 0) < LONG_GAME_ROUNDS or self.view.get("draw_pile", 1):
+        if self.view["round"] < LONG_GAME_ROUNDS or self.view["draw_pile"]:
             return False
-        discard = set(self.view.get("discard") or ())
+        discard = set(self.view["discard"])
         return not any(m in discard for m in mods)
 
     def _projected(self) -> list[float]:
-        n = self.view.get("players", 0)
+        n = self.view["players"]
         vals = [0.0] * n
-        for fam in self.view.get("families", []):
+        for fam in self.view["families"]:
             p = fam["player"]
             if 0 <= p < n:
                 living = sum(min(0, c["self_worth"]) for c in fam["characters"] if not c["dead"])
@@ -148,7 +148,7 @@ class _Table:
         return ch["self_worth"], visible([*stack, extra]).self_worth
 
     def mine(self, char: int) -> bool:
-        owner: int | None = self.chars[char].get("controller")
+        owner = self.chars[char]["controller"]
         return owner == self.me
 
     def score(self, a: int) -> float:
@@ -171,10 +171,10 @@ class _Table:
         if dec.kind is Kind.CHOOSE_CARD:
             return self._choose_card(dec.card)
         if dec.kind is Kind.DISCARD_HAND:
-            hand = [self._card_worth(self.cards[c]) for c in self.view.get("hand") or []]
-            if self.stuck_hand and (self.view.get("draw_pile", 0) or self.view.get("discard")):
+            hand = [self._card_worth(self.cards[c]) for c in self.view["hand"] or ()]
+            if self.stuck_hand and (self.view["draw_pile"] or self.view["discard"]):
                 return 0.5
-            if self.view.get("draw_pile", 1) == 0 and len(self.view.get("discard", [])) < 5:
+            if self.view["draw_pile"] == 0 and len(self.view["discard"]) < 5:
                 return 0.5
             return 0.4 if max(hand, default=0) < 1.2 else -3.0
         if dec.kind is Kind.DISCARD_ONE:
@@ -188,11 +188,11 @@ class _Table:
     def _modifier(self, card: Card, target: int) -> float:
         before, after = self.worth_after(target, card)
         delta = after - before
-        owner = self.chars[target].get("controller")
+        owner = self.chars[target]["controller"]
         value: float
         if owner == self.me:
             value = -delta
-        elif owner is None or owner < 0:
+        elif owner < 0:
             value = 0.0
         else:
             value = LIFT_WEIGHT * delta
@@ -212,14 +212,14 @@ class _Table:
 
     def _death_value(self, card: int, target: int) -> float:
         _, after = self.worth_after(target, self.cards[card])
-        owner = self.chars[target].get("controller")
-        if owner is None or owner < 0:
+        owner = self.chars[target]["controller"]
+        if owner < 0:
             return -1.0
-        fam = [c for c in self.chars.values() if c.get("controller") == owner]
+        fam = [c for c in self.chars.values() if c["controller"] == owner]
         living = [c for c in fam if not c["dead"]]
         if len(living) == 1:  # this Death ends the game (R-G24)
             final = [0.0] * len(self.values)
-            for f in self.view.get("families", []):
+            for f in self.view["families"]:
                 final[f["player"]] = f["family_value"]
             final[owner] += after
             best = min(final)
@@ -266,12 +266,12 @@ class _Table:
                              DecisionKind.MOVE_MODIFIER_FROM) and len(stack) > 1:
                 worth: int = ch["self_worth"]
                 delta = visible(stack[:-1]).self_worth - worth
-                owner = ch.get("controller")
+                owner = ch["controller"]
                 return -delta if owner == self.me else delta
             if self.kind == DecisionKind.REVIVE:
-                return 1.0 if ch.get("controller") != self.me else -1.0
+                return 1.0 if ch["controller"] != self.me else -1.0
             if self.kind == DecisionKind.MOVE_MODIFIER_TO:
-                return 1.0 if ch.get("controller") == self.me else -1.0
+                return 1.0 if ch["controller"] == self.me else -1.0
         return 0.0
 
     @staticmethod
