@@ -124,7 +124,9 @@ def test_a_name_is_registered_once() -> None:
 def test_every_entry_point_resolves_and_answers(name: str) -> None:
     """Each entry point imports and does its job on a real table of the game."""
     from gloomtable.engine import Rng
+    from gloomtable.games.catalogue import catalogue
     from gloomtable.i18n.catalog import translator
+    from gloomtable.i18n.web import localize_catalogue, localize_state
 
     entry = registry.entry(name)
     for field_name, target in entry.entry_points().items():
@@ -142,6 +144,10 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     assert len(entry.encoder_for(game).encode(view)) > 0
     assert all("kind" in entry.present(state, a) for a in legal)
     assert entry.localizer(game, translator("es")) is not None
+    page = localize_state(game, "es", {"view": dict(view), "choices": [], "log": []})
+    assert page["view"].keys() == view.keys() and page["view"] is not view
+    faces = catalogue(game)
+    assert localize_catalogue(game, faces, "es").keys() == faces.keys()
     entry.narrate(view, legal[0], Rng(1))  # a line or None, never an error
     assert entry.aec().possible_agents
     assert entry.sets() and isinstance(entry.schema().get("properties"), dict)

@@ -90,6 +90,11 @@ class GameEntry:
     (``server/present.py``)."""
     texts: str
     """Entry point of ``(game, translator) -> localizer`` (``i18n/*_text.py``)."""
+    hidden_piles: tuple[str, ...] = ()
+    """State fields holding cards no player sees, besides other hands (a search
+    deals them anew: ``rl/resample.py``)."""
+    sorted_zones: frozenset[str] = frozenset()
+    """Of ``hands`` and :attr:`hidden_piles`, those the state keeps sorted."""
     rules_pictures: str | None = None
     """Entry point of ``(translator) -> str`` drawn under the rules reference, or None."""
     defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -170,7 +175,7 @@ _GLOOM = GameEntry(
     presenter="gloomtable.server.present:codec_choice",
     texts="gloomtable.i18n.gloom_text:GloomLocalizer",
     rules_pictures="gloomtable.i18n.rules_pictures:stack_examples",
-    tells_stories=True,
+    hidden_piles=("draw_pile",), tells_stories=True,
     lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),
     spiel_params={"players": 4, "sets": "classic", "edition": 2, "beginner": False,
                   "turn_cap": 500})
@@ -190,6 +195,7 @@ _ENTRIES: dict[str, GameEntry] = {e.name: e for e in (
         package="creatures", factory="gloomtable.games.creatures.game:make",
         players=(2, 4), default_players=3, options=frozenset({"rounds", "first_player"}),
         mixes_sets=False, set_ids="gloomtable.games.creatures.cards:registered_sets",
+        hidden_piles=("reserve", "aside"), sorted_zones=frozenset({"hands", "aside"}),
         deck_schema="gloomtable.games.creatures.cards:json_schema",
         bots="gloomtable.bots.levels:creatures_bot",
         determinizer="gloomtable.bots.determinize:CREATURES",

@@ -95,6 +95,19 @@ class CreaturesLocalizer:
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
 
+    def localize_catalogue(self, catalogue: dict[str, Any]) -> dict[str, Any]:
+        """The card faces as they are: the page draws Creatures from the view's names."""
+        return catalogue
+
+    def localize_view(self, view: dict[str, Any]) -> None:
+        """Creature and Machine names and the choices' texts in a copy of a view, in place."""
+        texts = self.texts
+        for m in view.get("machines", []):
+            m["creature"] = texts.creature(m.get("colour", ""))
+            m["machine"] = texts.machine("plus" if m.get("side") == "+" else "minus")
+        for c in view.get("choices", []):
+            c["text"] = self.actions.format(c.get("text", ""))
+
     def render(self, v: CreaturesView, player: int | None) -> str:
         """The table as text, like ``games/creatures/view.render`` in the reader's language."""
         _, tr, texts = self.tr.gettext, self.tr, self.texts

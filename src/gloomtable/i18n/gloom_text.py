@@ -5,6 +5,7 @@ engine's own ``games/gloom/render.py``, so nothing hidden can leak through it.""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -187,6 +188,47 @@ class GloomLocalizer:
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
+
+    def localize_catalogue(self, catalogue: dict[str, Any]) -> dict[str, Any]:
+        """The table's printed card faces with names, effect texts and flavour in this
+        language (a copy)."""
+        texts = self.texts
+        out = copy.deepcopy(catalogue)
+        for face in out.get("cards", []):
+            i = face.get("index")
+            if isinstance(i, int):
+                face["name"], face["text"], face["flavour"] = texts.name(i), texts.text(i), texts.flavour(i)
+                if texts.is_person(i):  # the page's words about a Character agree with it
+                    face["gender"] = texts.gender(i)
+                elif texts.forms(i):  # and so do the cards on its stack
+                    face["forms"] = texts.forms(i)
+        for fam in out.get("families", []):
+            fam["name"] = texts.family_name(fam.get("id", ""))
+            own = texts.families.get(fam.get("id", ""), {}).get("flavour")
+            fam["flavour"] = own or fam.get("flavour", "")
+        return out
+
+    def localize_view(self, view: dict[str, Any]) -> None:
+        """Card and family names in a copy of a view, in this language, in place."""
+        texts = self.texts
+
+        def rename(ch: dict[str, Any]) -> None:
+            if isinstance(ch.get("card"), int):
+                ch["name"] = texts.name(ch["card"])
+                if "text" in ch:
+                    ch["text"] = texts.text(ch["card"])
+        for fam in view.get("families", []):
+            for ch in fam.get("characters", []) + fam.get("guests", []):
+                rename(ch)
+            if fam.get("story"):
+                rename(fam["story"])
+        middle = view.get("middle") or {}
+        for ch in middle.get("guests", []) + middle.get("stories", []):
+            rename(ch)
+        for ch in view.get("characters_available", []):
+            rename(ch)
+        for fam in view.get("families_available", []):
+            fam["name"] = texts.family_name(fam.get("id", ""))
 
     def _slots(self, values: list[Any], points: bool) -> str:
         out = []

@@ -89,21 +89,9 @@ def _localizer(game: Any, lang: str) -> Any:
 def localize_catalogue(game: Any, catalogue: dict[str, Any], lang: str) -> dict[str, Any]:
     """A table's printed card faces with names, effect texts and flavour in ``lang``."""
     loc = _localizer(game, lang)
-    texts = getattr(loc.impl, "texts", None)
-    if texts is None or not hasattr(texts, "name"):
+    if loc.impl is None:
         return catalogue
-    out = copy.deepcopy(catalogue)
-    for face in out.get("cards", []):
-        i = face.get("index")
-        if isinstance(i, int):
-            face["name"], face["text"], face["flavour"] = texts.name(i), texts.text(i), texts.flavour(i)
-            if texts.is_person(i):  # the page's words about a Character agree with it
-                face["gender"] = texts.gender(i)
-            elif texts.forms(i):  # and so do the cards on its stack
-                face["forms"] = texts.forms(i)
-    for fam in out.get("families", []):
-        fam["name"] = texts.family_name(fam.get("id", ""))
-        fam["flavour"] = texts.families.get(fam.get("id", ""), {}).get("flavour") or fam.get("flavour", "")
+    out: dict[str, Any] = loc.impl.localize_catalogue(catalogue)
     return out
 
 
@@ -117,31 +105,7 @@ def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, A
         return message
     msg = dict(message)
     msg["view"] = view = copy.deepcopy(message.get("view") or {})
-    texts = loc.impl.texts
-    if hasattr(texts, "name"):  # Gloom
-        def rename(ch: dict[str, Any]) -> None:
-            if isinstance(ch.get("card"), int):
-                ch["name"] = texts.name(ch["card"])
-                if "text" in ch:
-                    ch["text"] = texts.text(ch["card"])
-        for fam in view.get("families", []):
-            for ch in fam.get("characters", []) + fam.get("guests", []):
-                rename(ch)
-            if fam.get("story"):
-                rename(fam["story"])
-        middle = view.get("middle") or {}
-        for ch in middle.get("guests", []) + middle.get("stories", []):
-            rename(ch)
-        for ch in view.get("characters_available", []):
-            rename(ch)
-        for fam in view.get("families_available", []):
-            fam["name"] = texts.family_name(fam.get("id", ""))
-    elif hasattr(texts, "creature"):  # Crazy Creatures
-        for m in view.get("machines", []):
-            m["creature"] = texts.creature(m.get("colour", ""))
-            m["machine"] = texts.machine("plus" if m.get("side") == "+" else "minus")
-        for c in view.get("choices", []):
-            c["text"] = loc.action_text(c.get("text", ""))
+    loc.impl.localize_view(view)  # each game's texts know its view (the registry's ``texts``)
     msg["choices"] = [{**c, "text": loc.action_text(c.get("text", ""))} for c in message.get("choices", [])]
     msg["log"] = [{**e, "text": (loc.narration if e.get("kind") == "narration" else loc.text)(
         e.get("text", ""))} for e in message.get("log", [])]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import GloomtableError, Rng
+from gloomtable.games import registry
 
 
 class ResampleError(GloomtableError):
@@ -37,17 +38,30 @@ Zones = list[tuple[Callable[[Any], list[int]], Callable[[Any, list[int]], None]]
 
 def _zones(state: Any, player: int, with_hands: bool) -> Zones:
     """(read, write) pairs of the places hidden from ``player``."""
+    entry = registry.entry(state.game.name)
     zones: Zones = []
     if with_hands:
         for q in range(len(state.hands)):
             if q != player:
-                zones.append((_hand_reader(q), _hand_writer(state, q)))
-    if hasattr(state, "reserve"):  # Crazy Creatures: the Reserve, then the set-aside cards
-        zones.append((lambda s: s.reserve, lambda s, cards: setattr(s, "reserve", cards)))
-        zones.append((lambda s: s.aside, lambda s, cards: setattr(s, "aside", sorted(cards))))
-    else:  # Gloom and the sets built on it: the draw pile
-        zones.append((lambda s: s.draw_pile, lambda s, cards: setattr(s, "draw_pile", cards)))
+                zones.append((_hand_reader(q), _hand_writer(q, "hands" in entry.sorted_zones)))
+    for name in entry.hidden_piles:  # Gloom: the draw pile; Creatures: the Reserve, the set-aside
+        zones.append((_pile_reader(name), _pile_writer(name, name in entry.sorted_zones)))
     return zones
+
+
+def _pile_reader(name: str) -> Callable[[Any], list[int]]:
+    def read(s: Any) -> list[int]:
+        pile: list[int] = getattr(s, name)
+        return pile
+
+    return read
+
+
+def _pile_writer(name: str, keep_sorted: bool) -> Callable[[Any, list[int]], None]:
+    def write(s: Any, cards: list[int]) -> None:
+        setattr(s, name, sorted(cards) if keep_sorted else cards)
+
+    return write
 
 
 def _hand_reader(q: int) -> Callable[[Any], list[int]]:
@@ -58,9 +72,7 @@ def _hand_reader(q: int) -> Callable[[Any], list[int]]:
     return read
 
 
-def _hand_writer(state: Any, q: int) -> Callable[[Any, list[int]], None]:
-    keep_sorted = hasattr(state, "reserve")  # Crazy Creatures holds its hands sorted
-
+def _hand_writer(q: int, keep_sorted: bool) -> Callable[[Any, list[int]], None]:
     def write(s: Any, cards: list[int]) -> None:
         s.hands[q] = sorted(cards) if keep_sorted else cards
 
