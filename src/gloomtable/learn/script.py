@@ -20,7 +20,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gloomtable.engine import GloomtableError
 from gloomtable.games import registry
@@ -30,6 +30,12 @@ LESSON_DIRS = {e.package: Path(__file__).resolve().parents[1] / "games" / e.pack
 """Where the shipped lessons live, beside each game's sets (one folder per rules package)."""
 
 Text = Annotated[str, Field(min_length=1, max_length=600)]
+
+
+def _known_game(name: str) -> str:
+    if registry.find(name) is None:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(registry.names())}")
+    return name
 
 ActionKind = Literal[
     # Gloom and Gloomier
@@ -99,7 +105,8 @@ class Lesson(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")]
-    game: Literal["gloom", "gloomier", "creatures"]
+    game: Annotated[str, AfterValidator(_known_game)]
+    """A registered game's name (``games/registry.py``)."""
     title: Text
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)]
     config: dict[str, Any] = Field(default_factory=dict)
