@@ -37,7 +37,7 @@ bot searches only among the first few of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gloomtable.bots.determinize import game_for_view
@@ -59,6 +59,28 @@ LONG_GAME_ROUNDS = 30
 """Rounds after which a table whose piles hold no Modifier counts as locked: a
 Modifier may still wander between a hand and a stack (Return to Sender), but a
 game this long (the median is 8 to 9 rounds) is not going anywhere by waiting."""
+
+
+def table_locked(view: GloomView, chars: Iterable[CharacterView], cards: tuple[Card, ...]) -> bool:
+    """Every Modifier of the deck lies on some stack (nothing but Events can change a
+    Self-Worth any more, and only Deaths can end the game), or the game has gone on
+    very long and no Modifier is left to draw. ``chars``: the views of every stack."""
+    placed = {i for ch in chars for i in ch["stack"]}
+    mods = [c.index for c in cards if c.type is CardType.MODIFIER]
+    if all(m in placed for m in mods):
+        return True
+    if view["round"] < LONG_GAME_ROUNDS or view["draw_pile"]:
+        return False
+    discard = set(view["discard"])
+    return not any(m in discard for m in mods)
+
+
+def locked_death(value: float) -> float:
+    """A Death's worth on a locked table: above any Event and passing whatever it
+    costs (better any Death than a table that never ends), still ranked by ``value``."""
+    if value <= 0:
+        return LOCKED_DEATH + max(-2.0, min(0.0, value / 30))  # still above 2.0
+    return value + LOCKED_DEATH
 
 
 class GloomHeuristicBot:
@@ -114,23 +136,10 @@ class _Table:
         self.leader = min(others, key=lambda p: (self.values[p], p)) if others else self.me
         self.ahead = all(self.values[self.me] < self.values[p] for p in others)
         self.late = view["draw_pile"] < 15
-        self.locked = self._locked(game.deck.cards)
+        self.locked = table_locked(self.view, self.chars.values(), game.deck.cards)
         self.stuck_hand = False
         """No card in hand can be played now: passing only waits for a change that,
         if every hand is stuck alike, never comes; a discard refills the hand."""
-
-    def _locked(self, cards: tuple[Card, ...]) -> bool:
-        """Every Modifier of the deck lies on some stack (nothing but Events can
-        change a Self-Worth any more, and only Deaths can end the game), or the
-        game has gone on very long and no Modifier is left to draw."""
-        placed = {i for ch in self.chars.values() for i in ch["stack"]}
-        mods = [c.index for c in cards if c.type is CardType.MODIFIER]
-        if all(m in placed for m in mods):
-            return True
-        if self.view["round"] < LONG_GAME_ROUNDS or self.view["draw_pile"]:
-            return False
-        discard = set(self.view["discard"])
-        return not any(m in discard for m in mods)
 
     def _projected(self) -> list[float]:
         n = self.view["players"]
@@ -204,11 +213,7 @@ class _Table:
 
     def _death(self, card: int, target: int) -> float:
         value = self._death_value(card, target)
-        if self.locked and value <= 0:  # better any Death than a table that never ends
-            value = LOCKED_DEATH + max(-2.0, min(0.0, value / 30))  # still above 2.0
-        elif self.locked:
-            value += LOCKED_DEATH
-        return value
+        return locked_death(value) if self.locked else value
 
     def _death_value(self, card: int, target: int) -> float:
         _, after = self.worth_after(target, self.cards[card])

@@ -1,6 +1,8 @@
 """A sensible Gloom player, from the view alone: it sinks its own Characters,
 lifts its opponents', kills its own when they are low enough and spares
-opponents' low Characters, and cancels Deaths that would help an opponent.
+opponents' low Characters, and cancels Deaths that would help an opponent. On a
+locked table (every Modifier on a stack) it plays its Deaths and stops cancelling,
+as the medium bot does, so that games finish (docs/balance.md).
 
 It is the yardstick for game length in docs/balance.md; the bots issue grows
 stronger players on the same interface."""
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gloomtable.bots.gloom_heuristic import locked_death, table_locked
 from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Codec, Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
@@ -43,16 +46,19 @@ class GloomSensibleBot:
         for guest in [*guests, *view["middle"]["guests"]]:  # Gloomier
             chars.setdefault(guest["card"], guest)
         kind: str = view["decision"]["kind"] if view["decision"] else ""
+        locked = table_locked(view, chars.values(), cards)
         best, best_score = legal[0], float("-inf")
         for a in legal:
-            score = self._score(a, kind, view, me, chars, cards, codec) + self.rng.below(100) / 1000
+            score = self._score(a, kind, view, me, chars, cards, codec, locked) + self.rng.below(100) / 1000
             if score > best_score:
                 best, best_score = a, score
         return best
 
-    def _score(self, a: int, kind: str, view: GloomView, me: int,
-               chars: dict[int, CharacterView], cards: tuple[Card, ...], codec: Codec) -> float:
+    def _score(self, a: int, kind: str, view: GloomView, me: int, chars: dict[int, CharacterView],
+               cards: tuple[Card, ...], codec: Codec, locked: bool) -> float:
         dec = codec.decode(a)
+        if kind == DecisionKind.RESPOND and locked:  # a cancelled play only keeps a locked table going
+            return -5.0 if dec.kind is Kind.RESPOND else 0.0
         if kind == DecisionKind.RESPOND:
             playing = view["playing"]
             target = None if playing is None else playing["target"]
@@ -71,7 +77,8 @@ class GloomSensibleBot:
             after = visible([*stack, card]).self_worth
             mine = ch["controller"] == me
             if card.type is CardType.UNTIMELY_DEATH:
-                return self._death_score(view, me, ch, after, mine)
+                value = self._death_score(view, me, ch, after, mine)
+                return locked_death(value) if locked else value
             delta = after - before
             return (-delta if mine else 0.7 * delta) / 5 + (0.5 if card.effects else 0)
         if dec.kind is Kind.PLAY_EVENT:
