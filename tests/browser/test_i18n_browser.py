@@ -287,6 +287,33 @@ def test_lobby_names_the_games_in_the_page_language(browser: Any, server: Server
 
 
 @pytest.mark.parametrize("locale", ["en", "es", "ru"])
+def test_lobby_names_the_card_sets_by_their_titles_in_the_page_language(browser: Any, server: ServerProcess,
+                                                                         locale: str) -> None:
+    """The Gloom form's "Card sets" boxes are labelled with each set's title in the page's
+    language, read from the set's deck and translation files (they showed file ids)."""
+    import tomllib
+    from importlib import resources
+
+    want = {}
+    for set_id in ("classic", "gloomier"):
+        english = tomllib.loads(resources.files("gloomtable.games.gloom.sets").joinpath(
+            f"{set_id}.toml").read_text(encoding="utf-8"))["set"]["name"]
+        want[set_id] = english if locale == "en" else tomllib.loads(
+            resources.files("gloomtable.games.gloom.sets").joinpath(f"{set_id}.{locale}.toml").read_text(
+                encoding="utf-8"))["set"]["name"]
+    ctx, page, errors = new_page(browser, locale)
+    try:
+        page.goto(server.url + "/")
+        page.select_option("[data-testid=game]", "gloom")
+        for set_id, title in want.items():
+            label = page.locator(f"label:has([data-testid=set-{set_id}])")
+            assert label.inner_text().strip() == title, (set_id, label.inner_text())
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "es", "ru"])
 def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProcess, locale: str) -> None:
     """The Rules panel draws the reference's headings, bold words and lists (it showed
     the Markdown itself: "# Gloom...", "**Goal.**", lines broken where the file breaks)."""

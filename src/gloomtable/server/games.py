@@ -54,7 +54,29 @@ def games_info() -> dict[str, Any]:
     except ImportError:
         sets = ["classic"]
     return {"games": games, "levels": list(LEVELS), "gloom_sets": sets,
-            "creature_sets": list(registered_sets())}
+            "creature_sets": list(registered_sets()), "set_names": _set_names(sets, registered_sets())}
+
+
+def _set_names(gloom_sets: list[str], creature_sets: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """Each offered set's name per language, for the lobby's labels (a set's id is a
+    file name, not a title): a Gloom set's from its deck file and translation files, a
+    Crazy Creatures set's from its set file (a variant names itself in its own words)."""
+    from gloomtable.games.creatures.cards import set_named
+    from gloomtable.games.gloom.deck import load_deck
+    from gloomtable.i18n import LANGUAGES
+    from gloomtable.i18n.cards import read_translation
+
+    names: dict[str, dict[str, str]] = {}
+    for set_id in gloom_sets:
+        deck = load_deck(set_id)
+        names[set_id] = {"en": deck.name}
+        for lang in LANGUAGES:
+            name = read_translation(deck.source, lang).get("set", {}).get("name")
+            if lang != "en" and isinstance(name, str) and name:
+                names[set_id][lang] = name
+    for set_id in creature_sets:
+        names.setdefault(set_id, {"en": set_named(set_id).name})
+    return names
 
 
 def _set_loads(set_id: str) -> bool:

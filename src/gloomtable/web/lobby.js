@@ -2,7 +2,7 @@
 // link per person seat, see the open tables, join or spectate.
 
 import { h, replace } from "./dom.js";
-import { _, ngettext } from "./i18n.js";
+import { _, currentLanguage, ngettext } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
@@ -142,6 +142,12 @@ export class Lobby {
     return this.info.games.find((g) => g.name === this.els.game.value) || this.info.games[0];
   }
 
+  /** A set's name in the page's language (its id when the server sends none). */
+  setName(set) {
+    const names = (this.info.set_names || {})[set] || {};
+    return names[currentLanguage()] || names.en || set;
+  }
+
   buildOptions() {
     const g = this.game();
     const [lo, hi] = g.players;
@@ -152,11 +158,12 @@ export class Lobby {
         return h("fieldset", { class: "sets" }, h("legend", {}, _("Card sets")),
           this.info.gloom_sets.map((set) => h("label", {},
             h("input", { type: "checkbox", name: "set", value: set, checked: set === "classic",
-              "data-testid": `set-${set}` }), " ", set)));
+              "data-testid": `set-${set}` }), " ", this.setName(set))));
       }
       if (opt.kind === "creature_set") {  // the shipped set or a variant the server was started with
         return h("label", {}, _("Card sets"), " ", h("select", { name: "creature_set", "data-testid": "opt-creature-set" },
-          this.info.creature_sets.map((set) => h("option", { value: set, selected: set === "creatures" }, set))));
+          this.info.creature_sets.map((set) => h("option", { value: set, selected: set === "creatures" },
+            this.setName(set)))));
       }
       if (opt.kind === "bool") {
         return h("label", {}, h("input", { type: "checkbox", name: opt.key, checked: !!opt.default,
