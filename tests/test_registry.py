@@ -127,6 +127,7 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     from gloomtable.games.catalogue import catalogue
     from gloomtable.i18n.catalog import translator
     from gloomtable.i18n.web import localize_catalogue, localize_state
+    from gloomtable.learn.script import Expect
 
     entry = registry.entry(name)
     for field_name, target in entry.entry_points().items():
@@ -150,4 +151,6 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     assert localize_catalogue(game, faces, "es").keys() == faces.keys()
     entry.narrate(view, legal[0], Rng(1))  # a line or None, never an error
     assert entry.aec().possible_agents
+    fits = entry.lesson_match(state, Expect(kind="pass"))
+    assert all(isinstance(fits(a), bool) for a in legal)
     assert entry.sets() and isinstance(entry.schema().get("properties"), dict)

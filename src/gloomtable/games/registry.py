@@ -90,6 +90,9 @@ class GameEntry:
     (``server/present.py``)."""
     texts: str
     """Entry point of ``(game, translator) -> localizer`` (``i18n/*_text.py``)."""
+    lesson_matcher: str
+    """Entry point of ``(state, expect) -> (action -> bool)``: what a lesson step asks
+    for at this game's table (``learn/guide.py``)."""
     hidden_piles: tuple[str, ...] = ()
     """State fields holding cards no player sees, besides other hands (a search
     deals them anew: ``rl/resample.py``)."""
@@ -146,6 +149,9 @@ class GameEntry:
     def localizer(self, game: Game, translator: Any) -> Any:
         return resolve(self.texts)(game, translator)
 
+    def lesson_match(self, state: State, expect: Any) -> Callable[[int], bool]:
+        return cast(Callable[[int], bool], resolve(self.lesson_matcher)(state, expect))
+
     def sets(self) -> tuple[str, ...]:
         return cast(tuple[str, ...], tuple(resolve(self.set_ids)()))
 
@@ -154,7 +160,8 @@ class GameEntry:
 
 
 _ENTRY_POINTS = frozenset({"factory", "set_ids", "deck_schema", "bots", "determinizer", "narrator",
-                           "encoder", "aec_env", "presenter", "texts", "rules_pictures"})
+                           "encoder", "aec_env", "presenter", "texts", "rules_pictures",
+                           "lesson_matcher"})
 
 _EDITION_BEGINNER: tuple[Mapping[str, Any], ...] = (
     {"key": "edition", "kind": "choice", "label": "Edition", "values": [2, 1], "default": 2},
@@ -174,6 +181,7 @@ _GLOOM = GameEntry(
     aec_env="gloomtable.rl.gloom_v0:raw_env",
     presenter="gloomtable.server.present:codec_choice",
     texts="gloomtable.i18n.gloom_text:GloomLocalizer",
+    lesson_matcher="gloomtable.learn.guide:gloom_matcher",
     rules_pictures="gloomtable.i18n.rules_pictures:stack_examples",
     hidden_piles=("draw_pile",), tells_stories=True,
     lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),
@@ -204,6 +212,7 @@ _ENTRIES: dict[str, GameEntry] = {e.name: e for e in (
         aec_env="gloomtable.rl.creatures_v0:raw_env",
         presenter="gloomtable.server.present:creatures_choice",
         texts="gloomtable.i18n.creatures_text:CreaturesLocalizer",
+        lesson_matcher="gloomtable.learn.guide:creatures_matcher",
         spiel_params={"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures"}),
 )}
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from gloomtable.bots import Bot, bot_action, make_bot
 from gloomtable.engine import DecisionKind, Event, Game, GloomtableError, State
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
 from gloomtable.games.creatures.view import creatures_view
 from gloomtable.games.gloom.state import GloomState
 from gloomtable.games.gloom.view import gloom_view
@@ -67,7 +67,7 @@ class StepTracker:
         step = self.step
         if step is None or step.expect is None or state.is_over() or state.current_player() != LEARNER:
             return []
-        test = matcher(state, step.expect)
+        test = matcher(self.lesson.game, state, step.expect)
         return [a for a in state.legal_actions() if test(a)]
 
     def free(self, state: State) -> bool:
@@ -92,7 +92,7 @@ class StepTracker:
             return None, False
         if step.expect is None:
             return N_("Read this step first, then go on."), False
-        if matcher(state, step.expect)(action):
+        if matcher(self.lesson.game, state, step.expect)(action):
             return None, True
         if self.free(state) or len(state.legal_actions()) == 1:
             return None, False
@@ -280,18 +280,21 @@ def describe(expect: Expect) -> str:
 
 
 # -- what an action is --------------------------------------------------------------------
-def matcher(state: State, expect: Expect) -> Callable[[int], bool]:
-    """A test of the learner's actions against ``expect`` in ``state``."""
+def matcher(game: str, state: State, expect: Expect) -> Callable[[int], bool]:
+    """A test of the learner's actions against ``expect`` in ``state``, a table of
+    ``game`` (its registry entry's ``lesson_matcher`` reads the expectation)."""
     if expect.kind == "any":
         return lambda _a: True
-    if isinstance(state, GloomState):
-        return _gloom_matcher(state, expect)
-    return _creatures_matcher(state, expect)
+    return registry.entry(game).lesson_match(state, expect)
 
 
-def _gloom_matcher(state: GloomState, expect: Expect) -> Callable[[int], bool]:
+def gloom_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
+    """What ``expect`` means at a Gloom or Gloomier table (the registry's ``lesson_matcher``)."""
     from gloomtable.games.gloom.actions import Kind
     from gloomtable.games.gloom.cards import Card, CardType
+
+    if not isinstance(state, GloomState):
+        raise TypeError(f"not a Gloom state: {type(state).__name__}")
 
     codec, cards = state.codec, state.cards
     view = gloom_view(state.view(LEARNER))
@@ -341,7 +344,8 @@ def _gloom_matcher(state: GloomState, expect: Expect) -> Callable[[int], bool]:
     return fits
 
 
-def _creatures_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
+def creatures_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
+    """What ``expect`` means at a Crazy Creatures table (the registry's ``lesson_matcher``)."""
     from gloomtable.games.creatures import actions as ca
 
     hand = {c["id"]: c for c in creatures_view(state.view(LEARNER)).get("hand", [])}
