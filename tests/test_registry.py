@@ -89,8 +89,12 @@ def _critters(name: str, config: dict[str, object], decks: object = None) -> Cri
 
 
 def test_a_new_game_is_one_entry() -> None:
-    """Registering an entry is all it takes: ``make_game`` builds it and the bot
-    lookup finds its bots, with no code changed anywhere else."""
+    """Registering an entry is all it takes: ``make_game`` builds it, and the bot
+    levels, the narration and the lobby's seat range find it, with no code changed
+    anywhere else."""
+    from gloomtable.bots.narration import narrate
+    from gloomtable.server.games import seat_range
+
     entry = replace(registry.entry("creatures"), name="critters", title="Critters",
                     factory=f"{__name__}:_critters")
     with pytest.raises(ConfigError, match="critters"):
@@ -100,14 +104,20 @@ def test_a_new_game_is_one_entry() -> None:
         assert isinstance(game, CrittersGame) and game.name == "critters"
         state = game.new_initial_state(5)
         bots = [make_bot("medium", "critters", seed) for seed in range(2)]
+        told = 0
         for _ in range(400):
             if state.is_over():
                 break
-            state.apply(bot_action(bots[state.current_player()], state, state.legal_actions()))
-        assert state.is_over()
+            view = state.view(state.current_player())
+            action = bot_action(bots[state.current_player()], state, state.legal_actions())
+            told += narrate("critters", view, action, 1) is not None
+            state.apply(action)
+        assert state.is_over() and told > 0
+        assert seat_range("critters") == (2, 4)
         assert registry.entry("critters").title == "Critters"
     with pytest.raises(ConfigError, match="critters"):
         make_game("critters", {})
+    assert seat_range("critters") is None
 
 
 def test_an_unknown_game_names_the_known_ones() -> None:

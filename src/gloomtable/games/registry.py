@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
+from types import MappingProxyType
 from typing import Any, cast
 
 from gloomtable.engine import ConfigError, Game, State
@@ -193,7 +194,7 @@ _ENTRIES: dict[str, GameEntry] = {e.name: e for e in (
     replace(  # Gloom with the Gloomier set (R-H1..R-H10)
         _GLOOM, name="gloomier", title="Gloomier: A Night at Hemlock Hall",
         short_title=N_("Gloomier"), aec_env="gloomtable.rl.gloomier_v0:raw_env",
-        defaults={"sets": ["gloomier"]},
+        defaults=MappingProxyType({"sets": ("gloomier",)}),
         lobby_options=({"key": "stories_guests", "kind": "choice",
                         "label": "Stories and Guests in the middle", "values": [2, 1, 0], "default": 2},
                        *_EDITION_BEGINNER),
