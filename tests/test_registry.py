@@ -5,6 +5,7 @@ a new game is one entry, not an edit in every layer."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,6 +58,18 @@ def test_no_module_branches_on_a_game_name() -> None:
            for path in sorted(PKG.rglob("*.py")) if path != REGISTRY
            for line, what in name_branches(path.read_text(encoding="utf-8"), names)]
     assert not bad, "ask the registry instead:\n" + "\n".join(bad)
+
+
+def test_the_page_names_no_game() -> None:
+    """The page's scripts hold no game's name at all: the server tells them which board
+    draws a table (``board``), which games have a lesson and which rules reference each
+    game reads (``/api/games``), all from the registry."""
+    names = "|".join(sorted(registry.names()))
+    quoted = re.compile(rf"""["'`]({names})["'`]""")
+    bad = [f"{path.relative_to(PKG)}:{n}: {line.strip()}"
+           for path in sorted((PKG / "web").glob("*.js"))
+           for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if quoted.search(line)]
+    assert not bad, "let the server say it, from the registry:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("source", [

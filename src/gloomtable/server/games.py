@@ -20,8 +20,13 @@ def _form(entry: GameEntry) -> dict[str, Any]:
     options = [dict(o) for o in entry.lobby_options]
     if not entry.mixes_sets and len(entry.sets()) > 1:  # variants: gloom serve --sets
         options.append({"key": "sets", "kind": "creature_set"})
+    from gloomtable.learn.script import shipped_lessons
+
     return {"title": entry.title, "players": list(entry.players),
-            "default_players": entry.lobby_players, "options": options}
+            "default_players": entry.lobby_players, "options": options,
+            # what the page asks the registry through the server, instead of knowing names:
+            "rules": entry.package, "drawn_rules": entry.rules_pictures is not None,
+            "lesson": entry.name in shipped_lessons()}
 
 
 def seat_range(name: str) -> tuple[int, int] | None:

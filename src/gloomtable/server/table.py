@@ -24,7 +24,7 @@ from typing import Any
 
 from gloomtable.bots.base import Bot, RandomBot, bot_action, make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
-from gloomtable.games import make_game
+from gloomtable.games import make_game, registry
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, error_message
@@ -274,7 +274,8 @@ class LiveTable:
         """What the table page and its API show: nobody's token, nobody's cards, and the
         deal's seed only once the game is over (so the record replays, and nobody
         playing can know the shuffle)."""
-        return {"id": self.id, "game": self.row.game, "config": self.game.config_dict(),
+        return {"id": self.id, "game": self.row.game, "board": registry.entry(self.row.game).package,
+                "config": self.game.config_dict(),
                 "options": self.options, "listed": self.row.listed, "seats": self.public_seats(),
                 "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,
                 "seed": self.row.seed if self.over else None,

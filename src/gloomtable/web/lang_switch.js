@@ -78,6 +78,20 @@ export function mountLanguageSwitch(current, languages) {
   return select;
 }
 
+/** One rules reference per rules package the server offers (Gloomier reads Gloom's),
+ *  and whether its stacks are drawn, in the server's order. */
+async function rulesPackages() {
+  try {
+    const r = await fetch("/api/games");
+    const games = r.ok ? (await r.json()).games : [];
+    const seen = new Map();
+    for (const g of games) {
+      if (!seen.has(g.rules)) seen.set(g.rules, { rules: g.rules, drawn: g.drawn_rules });
+    }
+    return [...seen.values()];
+  } catch { return []; }
+}
+
 /** The short rules reference of every game, in the page's language, in a panel. */
 async function toggleRules() {
   const open = document.querySelector(".rules-panel");
@@ -86,15 +100,15 @@ async function toggleRules() {
   const panel = document.createElement("section");
   panel.className = "rules-panel";
   panel.dataset.testid = "rules-panel";
-  for (const game of ["gloom", "creatures"]) {
+  for (const { rules, drawn } of await rulesPackages()) {
     const text = document.createElement("div");
     text.className = "rules-text";
     try { // the server draws its own Markdown as HTML, raw HTML escaped (i18n/rules.py)
-      const r = await fetch(`/api/rules/${game}?format=html`);
+      const r = await fetch(`/api/rules/${rules}?format=html`);
       text.innerHTML = r.ok ? await r.text() : "";
     } catch { text.textContent = ""; }
     panel.append(text);
-    if (game === "gloom") panel.append(stackExamples()); // the cardinal rule, drawn
+    if (drawn) panel.append(stackExamples()); // the cardinal rule, drawn
   }
   document.body.append(panel);
   if (button) button.setAttribute("aria-expanded", "true");

@@ -7,7 +7,6 @@ import { _, currentLanguage, ngettext } from "./i18n.js";
 const REFRESH_MS = 5000;
 const MAX_REFRESHES = 120; // ten minutes of automatic refreshing, then a button
 const PAGE = 20; // tables per page of the listing (the server caps it too)
-const LESSONS = ["gloom", "gloomier", "creatures"]; // the shipped lessons, named as their games
 
 function savedName() {
   try { return localStorage.getItem("gloomtable.name") || ""; } catch { return ""; }
@@ -117,7 +116,7 @@ export class Lobby {
 
   /** "Learn to play": a guided first game of each game (docs/learn.md), one button each. */
   learn() {
-    const lessons = this.info.games.filter((g) => LESSONS.includes(g.name));
+    const lessons = this.info.games.filter((g) => g.lesson); // the server says which have one
     if (!lessons.length) return null;
     this.els.learnError = h("p", { class: "error", role: "alert" });
     return h("section", { class: "learn", "data-testid": "learn", "aria-labelledby": "learn-head" },
@@ -162,7 +161,7 @@ export class Lobby {
       }
       if (opt.kind === "creature_set") {  // the shipped set or a variant the server was started with
         return h("label", {}, _("Card sets"), " ", h("select", { name: "creature_set", "data-testid": "opt-creature-set" },
-          this.info.creature_sets.map((set) => h("option", { value: set, selected: set === "creatures" },
+          this.info.creature_sets.map((set, i) => h("option", { value: set, selected: i === 0 }, // shipped first
             this.setName(set)))));
       }
       if (opt.kind === "bool") {

@@ -10,6 +10,10 @@ import { CreaturesBoard } from "./creatures_table.js";
 import { chronicleSection } from "./chronicle.js";
 import { LessonPanel } from "./lesson.js";
 
+// The board that draws a table, by the rules package the server names for its game
+// (the registry's ``package``: Gloomier is drawn by Gloom's board).
+const BOARDS = { gloom: GloomBoard, creatures: CreaturesBoard };
+
 const LOG_SHOWN = 200;
 const AUTO_STAND_MS = 2500;
 /** The automatic "let it stand" answers every response window after this same delay,
@@ -276,7 +280,7 @@ export class TablePage {
       this.log = [];
       this.logOffset = null;
       const game = this.info.game;
-      this.board = game === "creatures" ? new CreaturesBoard(this) : new GloomBoard(this);
+      this.board = new (BOARDS[this.info.board] || GloomBoard)(this);
       // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
       replace(this.els.title, gameTitle(game), this.info.fixed_deal
         ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null);
