@@ -95,11 +95,13 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         lobby.start()
         if lobby.cluster is not None:
             lobby.cluster.start()
+        rates.open_shared()
         sweeper = asyncio.create_task(rates.sweep_forever())
         try:
             yield
         finally:
             sweeper.cancel()
+            rates.close()
             if lobby.cluster is not None:
                 await lobby.cluster.stop()
             lobby.close()
@@ -265,7 +267,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             # not watch or play here through a visitor's browser (cross-site websockets).
             refusal = ServerError("bad_origin", f"a page of {origin[:80]!r} may not open this server's "
                                   "websockets", 403)
-        elif not rates.hit("ws_connect_rate", ip):
+        elif not await rates.hit("ws_connect_rate", ip):
             refusal = ServerError("rate_limited", f"too many connections from you (at most "
                                   f"{config.ws_connect_rate}); wait a little", 429)
         elif not sockets.take("ip:" + ip, config.sockets_per_ip):
@@ -289,7 +291,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             if token and seat is None:
                 raise ServerError("bad_token", "that token is not a seat of this table", 403)
             if token:  # seat connections count, per token, whatever the address
-                if not rates.hit("ws_token_connect_rate", "token:" + token):
+                if not await rates.hit("ws_token_connect_rate", "token:" + token):
                     raise ServerError("rate_limited", "too many connections with this seat's token (at most "
                                       f"{config.ws_token_connect_rate}); wait a little", 429)
                 if not sockets.take("token:" + token, config.sockets_per_token):
@@ -407,8 +409,8 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
         if text is None:
             raw = message.get("bytes") or b""
             text = raw.decode("utf-8", "replace")
-        if not (rates.hit("message_rate", key) and rates.hit("message_ip_rate", "ip:" + ip)
-                and (conn.seat is not None or rates.hit("spectator_message_rate", "ip:" + ip))):
+        if not (await rates.hit("message_rate", key) and await rates.hit("message_ip_rate", "ip:" + ip)
+                and (conn.seat is not None or await rates.hit("spectator_message_rate", "ip:" + ip))):
             strikes += 1
             if not refusing:  # one answer per run of refused messages: a flood costs no more answers
                 conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
@@ -450,8 +452,8 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
     if kind == "ping":
         conn.push({"type": "pong"})
     elif kind == "sync":
-        spectator_ok = conn.seat is not None or rates.hit("spectator_sync_rate", "ip:" + ip)
-        if not (rates.hit("sync_rate", key) and spectator_ok):
+        spectator_ok = conn.seat is not None or await rates.hit("spectator_sync_rate", "ip:" + ip)
+        if not (await rates.hit("sync_rate", key) and spectator_ok):
             raise ServerError("rate_limited", f"at most {rates.config.sync_rate} syncs; the last one stands")
         conn.log_sent = max(0, len(table.entries) - SYNC_LOG)
         conn.push({**table.state_message(conn), "resync": True})

@@ -2,9 +2,10 @@
 
 Every number here is a ``gloom serve`` flag (``--create-rate``, ...: the field name
 with dashes) and is listed in docs/security.md. The rates are counted by the
-``limits`` library (sliding-window counters in memory), keyed by the client's IP
-address and, where the client shows one, by its seat token, so opening a new
-connection or a new browser does not reset them.
+``limits`` library (sliding-window counters), keyed by the client's IP address and,
+where the client shows one, by its seat token, so opening a new connection or a new
+browser does not reset them. The counters live in this process's memory, or with
+``--rate-storage async+redis://...`` in a Redis that every process shares.
 """
 
 from __future__ import annotations
@@ -15,16 +16,23 @@ import dataclasses
 import inspect
 import ipaddress
 import json
+import logging
 import re
+import time
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter as SharedRateLimiter
+from limits.errors import ConfigurationError
+from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gloomtable.server.errors import ServerError, error_message
+
+log = logging.getLogger("gloomtable.server")
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -65,6 +73,12 @@ class ServerLimits:
                               "(default: localhost, 127.0.0.1, ::1 and the bound address)")
     forwarded_allow_ips: str = _opt("", "proxies whose X-Forwarded-For is trusted for the client IP "
                                     "(default: none; set it when behind a reverse proxy)")
+    rate_storage: str = _opt("memory://", "where the rate counters live: memory:// (this process alone) "
+                             "or async+redis://HOST:PORT[/DB] (shared by every process given it)")
+    rate_storage_timeout: float = _opt(0.25, "seconds a rate check waits for --rate-storage; past it, "
+                                       "this process counts alone for a few seconds")
+    rate_storage_prefix: str = _opt("gloomtable", "prefix of the counters' keys in --rate-storage "
+                                    "(one per site sharing a Redis)")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -76,6 +90,12 @@ class ServerLimits:
                     raise ValueError(f"--{flag(f.name)} {value!r} is not a rate like '20/minute'") from None
             elif isinstance(value, (int, float)) and value <= 0:
                 raise ValueError(f"--{flag(f.name)} must be positive, got {value}")
+        scheme = urllib.parse.urlsplit(self.rate_storage).scheme
+        asyncio_storage = scheme.startswith("async+") and scheme != "async+memory"
+        if not (self.rate_storage == "memory://" or asyncio_storage):
+            # A blocking client would stall the event loop, every table with it, on each slow answer.
+            raise ValueError(f"--rate-storage {shown(self.rate_storage)!r} is neither memory:// nor an "
+                             "asyncio storage such as async+redis://HOST:6379")
 
     def hosts(self, bound: str) -> list[str]:
         """The Host names the TrustedHostMiddleware lets in."""
@@ -89,6 +109,13 @@ class ServerLimits:
             except ValueError:
                 names.append(bound)
         return list(dict.fromkeys(names))
+
+
+def shown(uri: str) -> str:
+    """A storage URI fit for a log line or an error: without its password."""
+    from gloomtable.server.store import shown as shown_url
+
+    return shown_url(uri)
 
 
 def flag(name: str) -> str:
@@ -140,9 +167,57 @@ SWEEP_EVERY = 5.0
 """Seconds between sweeps of expired rate counters."""
 
 
+RETRY_SHARED = 5.0
+"""Seconds the counting stays in this process's memory after --rate-storage failed."""
+PROBE_TIMEOUT = 5.0
+"""Seconds the start-up check of --rate-storage waits for an answer."""
+
+
+def _shared_storage(config: ServerLimits) -> StorageTypes:
+    return storage_from_string(config.rate_storage, key_prefix=config.rate_storage_prefix)
+
+
+def _disconnect(storage: StorageTypes) -> None:
+    """Close a Redis client's connections (``limits`` keeps the client on its bridge)."""
+    pool = getattr(getattr(getattr(storage, "bridge", None), "storage", None), "connection_pool", None)
+    if pool is not None:
+        pool.disconnect()
+
+
+def check_rate_storage(config: ServerLimits) -> None:
+    """At start-up: ValueError (one line naming the flag) unless --rate-storage answers."""
+    if config.rate_storage == "memory://":
+        return
+    where = f"--rate-storage {shown(config.rate_storage)}"
+
+    async def probe() -> str | None:
+        storage = _shared_storage(config)
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                answered = await storage.check()  # type: ignore[misc]  # an asyncio storage's check
+        except TimeoutError:
+            return f"no answer within {PROBE_TIMEOUT:g} s"
+        finally:
+            _disconnect(storage)
+        return None if answered else "it does not answer (is the server running there?)"
+
+    try:
+        failure = asyncio.run(probe())
+    except ConfigurationError as exc:  # an unknown scheme, or its client library missing
+        hint = "; pip install 'gloomtable[redis]'" if "prerequisite" in str(exc) else ""
+        failure = str(exc).replace(config.rate_storage, shown(config.rate_storage)) + hint
+    if failure is not None:
+        raise ValueError(f"{where}: {failure}")
+
+
 class RateLimits:
-    """The server's rate counters (one ``limits`` storage in this process's memory;
-    several server processes each count their own)."""
+    """The server's rate counters: a ``limits`` storage in this process's memory, and with
+    ``--rate-storage`` a shared one (asyncio: a slow Redis never blocks the event loop).
+
+    When the shared storage fails or takes longer than ``--rate-storage-timeout``, a
+    request is counted in this process's memory instead (each process then enforces
+    the rates alone, as without ``--rate-storage``) for ``RETRY_SHARED`` seconds: an
+    attacker who slows Redis down neither stalls the server nor lifts the limits."""
 
     def __init__(self, config: ServerLimits) -> None:
         self.config = config
@@ -151,19 +226,55 @@ class RateLimits:
         self.items: dict[str, RateLimitItem] = {
             f.name: parse(getattr(config, f.name)) for f in dataclasses.fields(config)
             if f.name.endswith("_rate")}
+        self.shared: SharedRateLimiter | None = None
+        self.local_until = 0.0
+        """``time.monotonic()`` before which the shared storage is not asked (it failed)."""
+        self.failing = False
+
+    def open_shared(self) -> None:
+        """Connect to --rate-storage (inside the running event loop the server uses)."""
+        if self.config.rate_storage != "memory://":
+            self.shared = SharedRateLimiter(_shared_storage(self.config))
+
+    def close(self) -> None:
+        if self.shared is not None:
+            _disconnect(self.shared.storage)
+            self.shared = None
 
     async def sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             self.storage.sweep()
 
-    def hit(self, name: str, *keys: str) -> bool:
+    async def hit(self, name: str, *keys: str) -> bool:
         """Count one ``name`` event for the key; False when the key is over its rate."""
-        return self.limiter.hit(self.items[name], name, *keys)
+        item = self.items[name]
+        if self.shared is not None and time.monotonic() >= self.local_until:
+            try:
+                async with asyncio.timeout(self.config.rate_storage_timeout):
+                    allowed = await self.shared.hit(item, name, *keys)
+            except Exception as exc:  # whatever went wrong there, this request is counted here
+                self._shared_failed(exc)
+            else:
+                if self.failing:
+                    self.failing = False
+                    log.warning("rate counters: %s answers again; counting there",
+                                shown(self.config.rate_storage))
+                return allowed
+        return self.limiter.hit(item, name, *keys)
 
-    def check(self, name: str, key: str, what: str) -> None:
+    def _shared_failed(self, exc: Exception) -> None:
+        self.local_until = time.monotonic() + RETRY_SHARED
+        if not self.failing:  # once per outage, however many requests meet it
+            self.failing = True
+            reason = f"no answer within {self.config.rate_storage_timeout:g} s" \
+                if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
+            log.warning("rate counters: %s failed (%s); counting in this process's memory until it "
+                        "answers (retried every %g s)", shown(self.config.rate_storage), reason, RETRY_SHARED)
+
+    async def check(self, name: str, key: str, what: str) -> None:
         """Count one event, or refuse it with ``rate_limited`` (HTTP 429)."""
-        if not self.hit(name, key):
+        if not await self.hit(name, key):
             raise ServerError("rate_limited", f"too many {what} from you (at most "
                               f"{getattr(self.config, name)}); wait a little", 429)
 
@@ -189,7 +300,7 @@ class HttpRateLimits:
             for method, path, rate, what in HTTP_RATES:
                 if scope["method"] == method and path.fullmatch(scope["path"]):
                     client = scope.get("client")
-                    if not self.rates.hit(rate, client[0] if client else "unknown"):
+                    if not await self.rates.hit(rate, client[0] if client else "unknown"):
                         most = getattr(self.rates.config, rate)
                         body = json.dumps(error_message(
                             "rate_limited", f"too many {what} from you (at most {most}); wait a little"))

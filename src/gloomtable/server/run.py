@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gloomtable.server.limits import ServerLimits, add_arguments, from_namespace
+from gloomtable.server.limits import ServerLimits, add_arguments, check_rate_storage, from_namespace
 from gloomtable.server.store import default_db
 
 if TYPE_CHECKING:
@@ -92,6 +92,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     try:
         open_store(db).close()  # an unusable database is one clear line now, not a traceback later
     except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        check_rate_storage(limits)  # likewise a Redis that does not answer
+    except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     from gloomtable.engine import GloomtableError
