@@ -218,11 +218,18 @@ class Lobby:
                          spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed)
         return await self.create(spec, lesson=lesson.id)
 
+    def open_tables(self) -> int:
+        """Unfinished tables of the site (``--max-open-tables``): the store's count when several
+        processes share it (each holds only some of them in memory), else this process's."""
+        if self.cluster is not None:
+            return len(self.store.unfinished_ids())
+        return sum(1 for t in self.tables.values() if not t.over)
+
     async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,
                      open_claimed: list[bool] | None = None,
                      lesson: str | None = None) -> tuple[LiveTable, str]:
         s = self.settings
-        if sum(1 for t in self.tables.values() if not t.over) >= s.max_open_tables:
+        if self.open_tables() >= s.max_open_tables:
             raise ServerError("server_busy", f"{s.max_open_tables} games are already being played here; "
                               "try again when one ends", 503)
         fixed = spec.seed is not None
