@@ -9,6 +9,10 @@ tests/redis_support.py); each test counts under its own key prefix.
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gloomtable.server.limits import RETRY_SHARED, ServerLimits, check_rate_storage
+from gloomtable.server.limits import RETRY_SHARED, ServerLimits, check_rate_storage, flag
 from gloomtable.server.testing import ServerProcess, free_port
 from redis_support import REDIS_URL, StallingProxy, fresh_prefix, require_redis
 
@@ -39,6 +43,16 @@ def test_rate_storage_is_memory_or_an_asyncio_storage() -> None:
     for blocking in ("redis://127.0.0.1:6379", "memcached://x:11211", "async+memory://", "127.0.0.1:6379"):
         with pytest.raises(ValueError, match=r"^--rate-storage .* is neither memory:// nor an asyncio"):
             ServerLimits(rate_storage=blocking)
+
+
+def test_gloom_serve_help_shows_every_limit_flag() -> None:
+    """Each limit's help is printed as rich markup by typer: text in square brackets there
+    is a tag, and a stray closing one made ``gloom serve --help`` crash."""
+    done = subprocess.run([sys.executable, "-m", "gloomtable.cli.main", "serve", "--help"],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    for f in dataclasses.fields(ServerLimits):
+        assert f"--{flag(f.name)}" in done.stdout
 
 
 def test_an_unreachable_or_unknown_rate_storage_is_one_line_at_start(tmp_path: Path) -> None:

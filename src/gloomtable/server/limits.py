@@ -74,7 +74,7 @@ class ServerLimits:
     forwarded_allow_ips: str = _opt("", "proxies whose X-Forwarded-For is trusted for the client IP "
                                     "(default: none; set it when behind a reverse proxy)")
     rate_storage: str = _opt("memory://", "where the rate counters live: memory:// (this process alone) "
-                             "or async+redis://HOST:PORT[/DB] (shared by every process given it)")
+                             "or async+redis://HOST:PORT/DB (shared by every process given it)")
     rate_storage_timeout: float = _opt(0.25, "seconds a rate check waits for --rate-storage; past it, "
                                        "this process counts alone for a few seconds")
     rate_storage_prefix: str = _opt("gloomtable", "prefix of the counters' keys in --rate-storage "
