@@ -78,6 +78,10 @@ class StallingProxy:
         with contextlib.suppress(OSError):
             dst.shutdown(socket.SHUT_WR)
 
+    def go_away(self) -> None:
+        """Redis down: every connection closed, new ones refused."""
+        self.close()
+
     def close(self) -> None:
         self.closed = True
         self.passing.set()

@@ -124,3 +124,22 @@ def test_a_stalled_redis_costs_one_bounded_wait_then_this_process_counts_alone(t
         log = srv.log_path.read_text()
     assert log.count("rate counters:") == 2, log  # one line when it failed, one when it came back
     assert "failed (no answer within 2 s)" in log and "answers again" in log
+
+
+@pytest.mark.slow
+def test_a_redis_gone_away_costs_one_short_wait_then_the_process_counts_alone(tmp_path: Path) -> None:
+    require_redis()
+    with StallingProxy() as redis, ServerProcess(tmp_path / "t.db", args=shared(redis.url)) as srv:
+        assert create(srv).status_code == 201  # counted in Redis
+        redis.go_away()
+        took = []
+        for _ in range(3):
+            t0 = time.monotonic()
+            assert create(srv).status_code == 201  # counted in this process's memory: 3 of 3
+            took.append(time.monotonic() - t0)
+        assert max(took) < 2.0, took  # the first waits --rate-storage-timeout (0.25 s) at most
+        refused = create(srv)
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        assert httpx.get(srv.url + "/api/games", timeout=30).status_code == 200
+        log = srv.log_path.read_text()
+    assert log.count("rate counters:") == 1 and "failed (" in log, log
