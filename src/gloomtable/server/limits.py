@@ -268,7 +268,7 @@ class RateLimits:
         if not self.failing:  # once per outage, however many requests meet it
             self.failing = True
             reason = f"no answer within {self.config.rate_storage_timeout:g} s" \
-                if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
+                if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {shown(str(exc))}"
             log.warning("rate counters: %s failed (%s); counting in this process's memory until it "
                         "answers (retried every %g s)", shown(self.config.rate_storage), reason, RETRY_SHARED)
 
