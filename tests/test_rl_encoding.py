@@ -125,3 +125,46 @@ def test_gloom_observe_from_the_state_equals_encoding_the_view(name: str, config
         plain.stacks = {c: list(st) for c, st in plain.stacks.items()}
         np.testing.assert_array_equal(fast.observe(plain, 0), ref.encode(plain.view(0)))
     assert checked > 300
+
+
+def test_gloom_observe_follows_two_games_observed_in_turn() -> None:
+    """The kept table compares what it encoded by value, not by which state it came
+    from: one encoder asked of two games in turn (as one env's encoder is asked of a
+    state and its clones) still gives exactly ``encode`` of each."""
+    game = make_game("gloom", {"players": 4})
+    fast, ref = GloomEncoder(game), GloomEncoder(game)
+    states = [game.new_initial_state(11), game.new_initial_state(12)]
+    rngs = [Rng(11), Rng(12)]
+    for step in range(400):
+        for state, rng in zip(states, rngs, strict=True):
+            if state.is_over():
+                continue
+            seat = step % game.num_players
+            np.testing.assert_array_equal(fast.observe(state, seat), ref.encode(state.view(seat)))
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+    assert all(s.turn > 0 for s in states)
+
+
+def test_gloom_observations_handed_out_never_change_afterwards() -> None:
+    """The encoder keeps one vector and updates it in place; what it hands out is a
+    copy, so an agent that stores observations (a replay buffer) keeps them as they were."""
+    from gloomtable.rl.gloom_v0 import raw_env
+
+    env = raw_env()
+    env.reset(seed=5)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    rng = Rng(5)
+    for _agent in env.agent_iter():  # one whole game
+        obs, _r, term, trunc, _i = env.last()
+        kept.append((obs["observation"], obs["observation"].copy()))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.below(len(legal))]))
+    assert len(kept) > 50
+    assert len({id(o) for o, _ in kept}) == len(kept)
+    for handed, snapshot in kept:
+        np.testing.assert_array_equal(handed, snapshot)
+    assert not all(np.array_equal(kept[0][1], s) for _, s in kept)  # the game did move on

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from gloomtable.engine import DecisionKind, Game
-from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
-from gloomtable.games.gloom.view import CharacterView, GloomView, stack_facts
+from gloomtable.games.gloom.view import CharacterView, GloomView
+from gloomtable.rl.observe_gloom import FREE_PLAY_KINDS, LIMIT_STEPS, ZONES, GloomObserver
 from gloomtable.rl.slots import Layout
 
 _TargetBits = tuple[tuple[int, ...], int, bytes]
@@ -32,13 +32,8 @@ KINDS = (_K.CHOOSE_FAMILY, _K.CHOOSE_CHARACTER, _K.SET_ASIDE, _K.PLAY, _K.RESPON
          _K.MOVE_MODIFIER_FROM, _K.MOVE_MODIFIER_TO, _K.RETURN_MODIFIER, _K.REMOVE_MODIFIER,
          _K.REVIVE, _K.STEAL_FROM, _K.SWAP_HANDS_WITH, _K.SKIP_TURN)
 """Decision kinds with a slot of their own; any other kind sets the ``other`` slot."""
-FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
-ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
-"""Per-card zones besides "in a stack of relative seat k" and "in a stack in the middle"."""
 SCORE_SCALE = 100.0
 ONE_F32 = array("f", [1.0]).tobytes()
-LIMIT_STEPS = frozenset({"draw_limit", "draw_limit_per_icon"})
-"""The lasting steps ``GloomState.draw_limit`` adds up; without one the limit is the base."""
 CACHE_LIMIT = 10_000
 """Cached Character encodings kept at most (then the cache starts over)."""
 
@@ -57,31 +52,6 @@ def _deck_facts(game: Game) -> tuple[int, list[int], list[int], list[str], int]:
 
 def _clip(x: float) -> float:
     return -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
-
-
-_UNSEEN = object()
-"""Not a ``Visible``: marks a stack never encoded (what a state shows on a stack may be ``None``)."""
-
-
-class _Table:
-    """The stacks' part of one seat's observation: each stack's entry and controller,
-    the zone bytes and target blocks they set, and per seat the Family Value and the
-    number of living stacks whose lasting effects move the draw limit."""
-
-    __slots__ = ("bases", "bits", "blocks", "cards", "fv", "lasting", "ps", "targets", "vs")
-
-    def __init__(self, cards: list[int], size: int, blocks: list[bytes], n: int) -> None:
-        self.cards = cards
-        self.vs: list[Any] = [_UNSEEN] * len(cards)
-        """Each stack's ``Visible`` when last encoded."""
-        self.ps = [-2] * len(cards)
-        self.bases: list[Any] = [None] * len(cards)
-        self.targets: np.ndarray | None = None
-        """The blocks joined, as float32 (``None`` after a change)."""
-        self.bits = bytearray(size)
-        self.blocks = blocks
-        self.fv = [0] * n
-        self.lasting = [0] * n
 
 
 class GloomEncoder:
@@ -141,7 +111,7 @@ class GloomEncoder:
                    "turn": self.o_turn - o, "fam": self.o_fam - o, "over": self.o_over - o,
                    "scalar": self.o_scalar - o}
         """Offsets of the slots after the target blocks, relative to their start."""
-        self._free_slot = {k: 1 + i for i, k in enumerate(FREE_PLAY_KINDS)}
+        self.free_slot = {k: 1 + i for i, k in enumerate(FREE_PLAY_KINDS)}
         self._orders = [[(me + k) % n for k in range(n)] for me in range(n)]
         """Per viewer: the seats in relative order (viewer first)."""
         config = getattr(game, "config", None)  # a Gloom game's options; other games have none
@@ -153,12 +123,11 @@ class GloomEncoder:
         """Stories whose continuous effects change their holder's draw limit."""
         self._target_cache: dict[tuple[Any, ...], _TargetBits] = {}
         """Target encodings for :meth:`encode`, by the view's facts that fix them."""
-        self._tables: list[_Table | None] = [None] * n
-        """Per seat: the stacks' part of its last observation (see :meth:`_table`)."""
         self._blocks: dict[tuple[Any, ...], bytes] = {}
-        self._bases: dict[int, tuple[Any, ...]] = {}
-        """:meth:`_base` by ``id(Visible)``; the value keeps the ``Visible`` alive, so
-        its id cannot be reused while the entry lives."""
+        self.observe: Callable[[Any, int], np.ndarray] = GloomObserver(self, game.deck.cards).observe  # type: ignore[attr-defined]
+        """``observe(state, seat)``: ``encode(state.view(seat))`` without building the
+        view, one public vector kept (:mod:`gloomtable.rl.observe_gloom`): the
+        environments' hot path. A test holds the two equal slot by slot."""
 
     def _base_block(self, dead: bool, live: bool, points: Any, icon_slots: Any,
                     self_worth: int, height: int) -> list[float]:
@@ -188,7 +157,7 @@ class GloomEncoder:
         block[b + 1:b + 6] = [_clip(x) for x in vals]
         return block
 
-    def _block_bytes(self, dead: bool, live: bool, points: Any, icon_slots: Any,
+    def block_bytes(self, dead: bool, live: bool, points: Any, icon_slots: Any,
                      self_worth: int, height: int) -> bytes:
         """:meth:`_base_block` as float32 bytes, shared by every stack that shows the
         same (both encoding paths ask here)."""
@@ -200,7 +169,7 @@ class GloomEncoder:
             block = self._blocks[facts] = array("f", self._base_block(*facts)).tobytes()
         return block
 
-    def _zone_offsets(self, stack: Any) -> tuple[tuple[int, ...], int]:
+    def zone_offsets(self, stack: Any) -> tuple[tuple[int, ...], int]:
         """Where a stack's cards are marked, but for the controller (add the relative
         seat), and where its top card is marked "stack top"."""
         z, oc = self.zones, self.o_card
@@ -215,12 +184,12 @@ class GloomEncoder:
     def _owned(self, ch: CharacterView, owner: int) -> tuple[tuple[int, ...], int, bytes]:
         """What one Character or Guest view sets as seen from relative seat ``owner``:
         (its cards' zone slots, its target index or -1, its target block)."""
-        offs, top = self._zone_offsets(ch["stack"])
+        offs, top = self.zone_offsets(ch["stack"])
         ones = (*[o + owner for o in offs], top)
         t = self.target_slot.get(ch["card"], -1)
         if t < 0:
             return ones, -1, b""
-        block = self._block_bytes(ch["dead"], bool(ch["live_effects"]), tuple(ch["points"]),
+        block = self.block_bytes(ch["dead"], bool(ch["live_effects"]), tuple(ch["points"]),
                                   tuple(ch["icon_slots"]), ch["self_worth"], len(ch["stack"]))
         return ones, t, self._for_owner(block, owner)
 
@@ -265,7 +234,7 @@ class GloomEncoder:
         b = r["scalar"]
         rest[b] = plays_left / 2.0 if plays_left < 2 else 1.0
         for k in free_plays:
-            i = self._free_slot.get(k)
+            i = self.free_slot.get(k)
             if i is not None:
                 rest[b + i] = 1.0 if rest[b + i] else 0.5
         b += 1 + len(FREE_PLAY_KINDS)
@@ -347,131 +316,6 @@ class GloomEncoder:
             view["draw_pile"], view["turn"])
         return self._assemble(bits, np.frombuffer(b"".join(blocks), np.float32), rest,
                               -1 if target is None else self.target_slot.get(target, -1))
-
-    def observe(self, state: Any, seat: int) -> np.ndarray:
-        """``encode(state.view(seat))`` without building the view: the environments'
-        hot path. It reads exactly what that view shows (the seat's own hand, the
-        table, counts), and a test holds the two equal position by position."""
-        if state.seen.stacks is not state.stacks:  # new stacks put in (a state rebuilt from a view)
-            return self.encode(state.view(seat))  # the view sees them afresh
-        table = self._table(state, seat)
-        bits = bytearray(table.bits)  # the stacks' cards; every other card is elsewhere
-        z, oc = self.zones, self.o_card
-        for c in state.hands[seat]:
-            bits[oc + c * z] = 1
-        for c in state.discard:
-            bits[oc + c * z + 1] = 1
-        for c in state.limbo:
-            bits[oc + c * z + 2] = 1
-        d = state.decision
-        over = state.over
-        target = -1
-        if d.kind == DecisionKind.RESPOND and d.task is not None:
-            ctx = d.task.ctx
-            bits[oc + ctx.card * z + 3] = 1
-            target = ctx.target
-        elif d.kind == DecisionKind.CHOOSE_CHARACTER and not over:
-            codec = state.codec
-            for a in d.options:
-                bits[oc + codec.chosen_card(a) * z + 5] = 1
-        lasting = table.lasting
-        if state.stories:
-            lasting = list(lasting)  # the table's counts stay the stacks' own
-            for story, p in state.stories.items():
-                if p >= 0 and self.story_lasting.get(story):
-                    lasting[p] = 1
-        # Nothing lasting: the base limit (what ``draw_limit`` returns without held steps).
-        n = self.n
-        limits = [state.draw_limit(q) if lasting[q] and not self.beginner else BASE_DRAW_LIMIT
-                  for q in range(n)]
-        rest = self._rest(
-            seat, state.stories.items(), None if over else d.kind,
-            None if over else d.player, state.turn_player,
-            [f for f, taken in enumerate(state.family_taken) if taken < 0], over,
-            max(0, 2 - state.counted_used), state.free_plays, [len(h) for h in state.hands],
-            limits, state.skips, table.fv, len(state.draw_pile), state.turn)
-        if table.targets is None:  # the blocks changed since this seat last looked
-            table.targets = np.frombuffer(b"".join(table.blocks), np.float32)
-        return self._assemble(bits, table.targets, rest,
-                              -1 if target < 0 else self.target_slot.get(target, -1))
-
-    def _base(self, c: int, stack: Any, v: Any) -> tuple[Any, ...]:
-        """What a stack sets whoever looks: (its ``Visible``, dead, moves a draw limit,
-        its cards' zone offsets, its top card's, its target index or -1, its target block
-        as float32 bytes with the controller slots empty). Cached by ``Visible`` (the
-        engine memoises one per stack content), which the entry keeps alive."""
-        bases = self._bases
-        base = bases.get(id(v))
-        if base is not None and base[0] is v:
-            return base
-        if len(bases) >= CACHE_LIMIT:
-            bases.clear()
-        _text, live, dead = stack_facts(v)
-        limit = any(st.name in LIMIT_STEPS for st in v.lasting_steps)
-        t = self.target_slot.get(c, -1)
-        block = b"" if t < 0 else self._block_bytes(
-            dead, bool(live) and not self.beginner, v.points, v.icon_slots, v.self_worth,
-            len(stack))
-        base = bases[id(v)] = (v, dead, limit, *self._zone_offsets(stack), t, block)
-        return base
-
-    def _table(self, state: Any, seat: int) -> _Table:
-        """The stacks' part of ``seat``'s observation, brought up to date from what this
-        seat saw last: only the stacks whose ``Visible`` or controller changed are
-        encoded again (whatever state they come from: every stack is compared)."""
-        n = self.n
-        stacks, controller = state.stacks, state.controller
-        table = self._tables[seat]
-        cards = list(stacks)
-        if table is None or table.cards != cards:
-            table = self._tables[seat] = _Table(cards, self.o_target, list(self._zero_blocks), n)
-        vs, ps = table.vs, table.ps
-        seen = state.seen  # what shows, as the state keeps it: None once a stack changed
-        shown, lists = seen.shown, seen.lists
-        changed = [i for i, (c, stack) in enumerate(stacks.items())
-                   if shown.get(c) is not vs[i] or lists.get(c) is not stack]
-        if state.guests:  # only Guests change hands (R-H7)
-            changed += [i for i, c in enumerate(cards) if ps[i] != controller[c] and i not in changed]
-        if not changed:
-            return table
-        bits, fv, lasting, blocks = table.bits, table.fv, table.lasting, table.blocks
-        visible_of = state.visible_of
-        now = []
-        for i in changed:  # every old mark goes before any new one: a card may move between stacks
-            c = cards[i]
-            v, p = visible_of(c), controller[c]
-            if v is vs[i] and p == ps[i]:
-                continue  # the stack changed and changed back
-            old = table.bases[i]
-            if old is not None:
-                q = ps[i]
-                zone = (q - seat) % n if q >= 0 else n
-                for j in old[3]:
-                    bits[j + zone] = 0
-                bits[old[4]] = 0
-                if q >= 0:
-                    if old[1]:
-                        fv[q] -= old[0].self_worth
-                    elif old[2]:
-                        lasting[q] -= 1
-            now.append((i, c, v, p))
-        for i, c, v, p in now:
-            base = table.bases[i] = self._base(c, stacks[c], v)
-            vs[i], ps[i] = v, p
-            owner = (p - seat) % n if p >= 0 else n
-            for j in base[3]:
-                bits[j + owner] = 1
-            bits[base[4]] = 1
-            t = base[5]
-            if t >= 0:
-                blocks[t] = self._for_owner(base[6], owner)
-                table.targets = None
-            if p >= 0:
-                if base[1]:
-                    fv[p] += v.self_worth
-                elif base[2]:
-                    lasting[p] += 1
-        return table
 
     @staticmethod
     def score(view: GloomView, seat: int) -> float:
