@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from gloomtable.bots.base import Bot, RandomBot, make_bot
+from gloomtable.bots.base import Bot, RandomBot
 from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
+from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Result
 from gloomtable.games import make_game
 from gloomtable.games.creatures import CreaturesGame, CreaturesState

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PKG = Path(__file__).resolve().parents[1] / "src" / "gloomtable"
 FORBIDDEN = ("gloomtable.cli", "gloomtable.server", "gloomtable.web", "gloomtable.bots",
              "gloomtable.rl", "sqlite3", "rich", "typer", "fastapi", "starlette", "uvicorn",
@@ -93,6 +95,21 @@ def test_the_gloom_engine_has_no_import_cycle() -> None:
 def test_the_games_have_no_import_cycle() -> None:
     """Every game's modules, and the registry over them, import in one direction."""
     cycle = _cycle(_import_graph(PKG / "games"))
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+SUBPACKAGES = [pytest.param(name, marks=pytest.mark.xfail(
+    strict=True, reason="rl: the observer names its encoder for its layout (being reworked)"))
+               if name == "rl" else name
+               for name in sorted(p.name for p in PKG.iterdir() if (p / "__init__.py").exists())]
+
+
+@pytest.mark.parametrize("sub", SUBPACKAGES)
+def test_no_subpackage_has_an_import_cycle_inside(sub: str) -> None:
+    """Within every subpackage too, modules import one way (the store's rows apart from
+    the protocol that opens a backend, the cluster reading the lobby through a Protocol,
+    ``make_bot`` beside the levels it builds, the CLI's shared helpers in ``cli/common``)."""
+    cycle = _cycle(_import_graph(PKG / sub))
     assert cycle is None, " -> ".join(cycle or [])
 
 

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 import pytest
 
-from gloomtable.bots.base import bot_action, make_bot
+from gloomtable.bots.base import bot_action
+from gloomtable.bots.levels import make_bot
 from gloomtable.engine import ConfigError
 from gloomtable.games import make_game, registry
 from gloomtable.games.creatures.game import CreaturesGame

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from gloomtable.engine import ConfigError, Rng, State
+from gloomtable.engine import Rng, State
 
 
 class Bot(Protocol):
@@ -66,25 +66,3 @@ LEVELS = ("random", "easy", "medium", "hard")
 ALIASES = {"sensible": "easy", "heuristic": "medium"}
 """Older names kept working. ``sensible`` and ``heuristic`` still build the very
 bots they always did (golden playthroughs depend on them)."""
-
-
-def make_bot(level: str, game: str, seed: int) -> Bot:
-    """A bot by level name (see :data:`LEVELS`, docs/bots.md) for a game.
-
-    ``random`` is uniform; ``easy`` the plain rule-of-thumb player; ``medium``
-    the stronger heuristic; ``hard`` an ISMCTS search over sampled hidden cards."""
-    from gloomtable.bots.levels import build
-
-    bot = build(level, game, seed)
-    if bot is None:
-        names = ", ".join([*LEVELS, *ALIASES])
-        raise ConfigError(f"unknown bot level {level!r} for {game}; known levels: {names}")
-    return bot
-
-
-def seat_bots(levels: str, game: str, seed: int, seats: list[int]) -> dict[int, Bot]:
-    """Bots for ``seats`` from ``"medium"`` or ``"medium,hard,..."`` (one level per
-    seat in order, the list repeating if short). Bot seeds are ``seed * 31 + seat``,
-    as every driver uses."""
-    names = [x.strip() for x in levels.split(",") if x.strip()] or ["random"]
-    return {p: make_bot(names[i % len(names)], game, seed * 31 + p) for i, p in enumerate(seats)}

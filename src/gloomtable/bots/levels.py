@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
-from gloomtable.bots.base import Bot, CarelessBot, RandomBot
-from gloomtable.engine import DecisionKind
+from gloomtable.bots.base import ALIASES, LEVELS, Bot, CarelessBot, RandomBot
+from gloomtable.engine import ConfigError, DecisionKind
 from gloomtable.games import registry
 from gloomtable.games.creatures.view import creatures_view
 
@@ -96,3 +96,23 @@ def build(level: str, game: str, seed: int) -> Bot | None:
         return RandomBot(seed)
     entry = registry.find(game)
     return None if entry is None else cast(Bot | None, entry.bot(level, seed))
+
+
+def make_bot(level: str, game: str, seed: int) -> Bot:
+    """A bot by level name (see :data:`LEVELS`, docs/bots.md) for a game.
+
+    ``random`` is uniform; ``easy`` the plain rule-of-thumb player; ``medium``
+    the stronger heuristic; ``hard`` an ISMCTS search over sampled hidden cards."""
+    bot = build(level, game, seed)
+    if bot is None:
+        names = ", ".join([*LEVELS, *ALIASES])
+        raise ConfigError(f"unknown bot level {level!r} for {game}; known levels: {names}")
+    return bot
+
+
+def seat_bots(levels: str, game: str, seed: int, seats: list[int]) -> dict[int, Bot]:
+    """Bots for ``seats`` from ``"medium"`` or ``"medium,hard,..."`` (one level per
+    seat in order, the list repeating if short). Bot seeds are ``seed * 31 + seat``,
+    as every driver uses."""
+    names = [x.strip() for x in levels.split(",") if x.strip()] or ["random"]
+    return {p: make_bot(names[i % len(names)], game, seed * 31 + p) for i, p in enumerate(seats)}

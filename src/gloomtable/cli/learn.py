@@ -32,7 +32,7 @@ def learn(
         "Language: {langs} (default: from LANG).").format(langs="en, es, ru"))] = None,
 ) -> None:
     """A guided first game: each step says what to look at and what to do."""
-    from gloomtable.cli.main import fail, set_language
+    from gloomtable.cli.common import fail, set_language
 
     set_language(lang)
     try:

@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from gloomtable.cli.common import err, fail, set_language
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import GAMES, make_game, registry, replay_record
 from gloomtable.games.registry import resolve
-from gloomtable.i18n import LANGUAGES, LanguageError
+from gloomtable.i18n import LANGUAGES
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _, ngettext
 
@@ -31,23 +32,8 @@ app = typer.Typer(
 deck_app = typer.Typer(help=_("Check deck files and print their schema."), no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
 
-err = Console(stderr=True, soft_wrap=True)
 GameOpt = Annotated[str, typer.Option("--game", "-g", help=_("One of: {games}.").format(
     games=", ".join(GAMES)))]
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]{_('error:')}[/] {message}", highlight=False)
-    raise typer.Exit(code)
-
-
-def set_language(lang: str | None, reset: bool = False) -> None:
-    """Apply a ``--lang`` option, or fail with the languages we ship."""
-    try:
-        LANG.reset(lang) if reset else LANG.set(lang)
-    except LanguageError:
-        fail(_("--lang {lang!r}: not a shipped language; choose one of {langs}").format(
-            lang=lang, langs=", ".join(LANGUAGES)))
 
 
 @app.callback()

@@ -2,7 +2,7 @@
 
 ``gymnasium.make("gloomtable/Creatures-v0", opponents=["random", "heuristic"])``
 (ids registered by ``import gloomtable.rl``). Opponents are
-``gloomtable.bots.base.make_bot(level, game, seed)`` bots, which see only their
+``gloomtable.bots.levels.make_bot(level, game, seed)`` bots, which see only their
 own views. The observation is the learner's PettingZoo observation (a dict of
 ``observation`` and ``action_mask``); the mask is also in ``info``.
 
@@ -18,7 +18,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from gloomtable.bots.base import bot_action, make_bot
+from gloomtable.bots.base import bot_action
+from gloomtable.bots.levels import make_bot
 from gloomtable.engine import ConfigError
 from gloomtable.games import registry
 from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, render_text

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from gloomtable.bots.base import bot_action, make_bot
+from gloomtable.bots.base import bot_action
 from gloomtable.bots.ismcts import ISMCTSBot
+from gloomtable.bots.levels import make_bot
 from gloomtable.games import registry
 
 

@@ -24,18 +24,25 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gloomtable.engine import GloomtableError
 from gloomtable.server.errors import ServerError
+from gloomtable.server.store import Store
+from gloomtable.server.table import LEASE_TTL, LiveTable
 
-if TYPE_CHECKING:
-    from gloomtable.server.lobby import Lobby
+
+class Tables(Protocol):
+    """What a cluster member reads of its process's lobby (the lobby holds the member,
+    so the member names only this, and the two modules import one way)."""
+
+    store: Store
+    tables: dict[str, LiveTable]
+
+    def get(self, tid: str) -> LiveTable: ...
 
 log = logging.getLogger("gloomtable.server")
 
-LEASE_TTL = 2.5
-"""Seconds a lease lasts unless renewed."""
 RENEW_EVERY = 0.5
 """Seconds between a process's renewals (and its look for tables nobody leads)."""
 TAKE_AT_ONCE = 500
@@ -45,7 +52,7 @@ TAKE_AT_ONCE = 500
 class Cluster:
     """This process's part in a site of several processes sharing one PostgreSQL."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Tables) -> None:
         self.lobby = lobby
         self.store = lobby.store
         self.holder = secrets.token_hex(8)

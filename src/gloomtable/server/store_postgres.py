@@ -27,7 +27,7 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
-from gloomtable.server.store import StaleActionError, StoreError, TableRow, shown
+from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, table_row
 
 log = logging.getLogger("gloomtable.server")

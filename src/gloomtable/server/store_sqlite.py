@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
-from gloomtable.server.store import SeatRow, StaleActionError, StoreError, TableRow
+from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before it fails."""

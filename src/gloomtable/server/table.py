@@ -22,7 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from gloomtable.bots.base import Bot, RandomBot, bot_action, make_bot
+from gloomtable.bots.base import Bot, RandomBot, bot_action
+from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game, registry
 from gloomtable.i18n.web import localize_state
@@ -30,6 +31,10 @@ from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
+
+LEASE_TTL = 2.5
+"""Seconds a table's lease, and a seat's presence stored by one process, last unless
+renewed (server/cluster.py renews both)."""
 
 log = logging.getLogger("gloomtable.server")
 
@@ -447,8 +452,6 @@ class LiveTable:
     def _tell_presence(self, seat: Seat) -> None:
         """With several processes: store how many pages of the seat this one has open."""
         if self.holder is not None:
-            from gloomtable.server.cluster import LEASE_TTL
-
             try:
                 self.store.set_presence(self.id, seat.index, self.holder, seat.conns, LEASE_TTL)
             except Exception:  # a page must not fail to open because the database hiccups
