@@ -126,6 +126,12 @@ class GloomObserver:
         self.effect_facts = [_effect_facts(card) for card in cards]
         """Per card id: (has a continuous effect, one that moves the draw limit, has a
         persistent effect, one that moves the draw limit)."""
+        self.persistent = frozenset(c for c, f in enumerate(self.effect_facts) if f[2])
+        """The cards with a persistent effect."""
+        z, first = encoder.zones, encoder.o_card
+        self.owner_zone = [first + c * z + len(ZONES) for c in range(len(self.effect_facts))]
+        """Per card: its "in a stack of relative seat 0" slot (the controller's is that plus its seat)."""
+        self.top_zone = [first + c * z + ZONES.index("stack_top") for c in range(len(self.effect_facts))]
         n = self.n = encoder.n
         self.size = encoder.size
         self.zones, self.oc = encoder.zones, encoder.o_card
@@ -356,14 +362,16 @@ class GloomObserver:
         dead = cards[-1].type is CardType.UNTIMELY_DEATH
         text = v.shown_by[_TEXT]
         cont, cont_limit, _p, _pl = facts[cards[text].index] if text >= 0 else (False, False, False, False)
-        persistent = [facts[card.index] for card in v.persistent_cards()]
+        persistent = ([] if self.persistent.isdisjoint(stack)  # no card here has one
+                      else [facts[card.index] for card in v.persistent_cards()])
         live = not dead and (cont or any(f[2] for f in persistent))
         limit = cont_limit or any(f[3] for f in persistent)
         t = enc.target_slot.get(c, -1)
         block = self.zero_block if t < 0 else memoryview(enc.block_bytes(
             dead, live and not enc.beginner, v.points, v.icon_slots, v.self_worth,
             len(stack))).cast("f")
-        return (dead, limit, *enc.zone_offsets(stack), t, block)
+        offsets = tuple(map(self.owner_zone.__getitem__, stack))
+        return (dead, limit, offsets, self.top_zone[stack[-1]], t, block)
 
     def _stacks(self, state: Any, s: _Table) -> bool:
         """The stacks' part of ``seat``'s observation ``s``, brought up to date: only the
