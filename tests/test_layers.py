@@ -98,10 +98,7 @@ def test_the_games_have_no_import_cycle() -> None:
     assert cycle is None, " -> ".join(cycle or [])
 
 
-SUBPACKAGES = [pytest.param(name, marks=pytest.mark.xfail(
-    strict=True, reason="rl: the observer names its encoder for its layout (being reworked)"))
-               if name == "rl" else name
-               for name in sorted(p.name for p in PKG.iterdir() if (p / "__init__.py").exists())]
+SUBPACKAGES = sorted(p.name for p in PKG.iterdir() if (p / "__init__.py").exists())
 
 
 @pytest.mark.parametrize("sub", SUBPACKAGES)

@@ -26,16 +26,13 @@ from __future__ import annotations
 from array import array
 from itertools import compress
 from operator import is_not
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from gloomtable.engine import DecisionKind
 from gloomtable.games.gloom.cards import CardType, Region
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
-
-if TYPE_CHECKING:
-    from gloomtable.rl.encode_gloom import GloomEncoder
 
 FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
 ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
@@ -50,6 +47,40 @@ CACHE_LIMIT = 10_000
 
 _UNSEEN = object()
 """Not a ``Visible``: marks a stack never encoded (what a state shows on a stack may be ``None``)."""
+
+
+class GloomLayout(Protocol):
+    """What the observer needs of the encoder (``GloomEncoder``, which builds it): the
+    layout's offsets and the reference path. Named here so that the encoder imports
+    the observer and not the other way round."""
+
+    n: int
+    size: int
+    num_cards: int
+    zones: int
+    per_target: int
+    o_card: int
+    o_target: int
+    o_story: int
+    o_kind: int
+    o_mine: int
+    o_dec: int
+    o_turn: int
+    o_fam: int
+    o_over: int
+    o_scalar: int
+    score_scale: float
+    beginner: bool
+    target_slot: dict[int, int]
+    story_slot: dict[int, int]
+    kinds: dict[str, int]
+    free_slot: dict[str, int]
+    story_lasting: dict[int, bool]
+
+    def block_bytes(self, dead: bool, live: bool, points: Any, icon_slots: Any,
+                    self_worth: int, height: int) -> bytes: ...
+
+    def encode(self, view: Any) -> np.ndarray: ...
 
 
 def _floats(a: np.ndarray) -> memoryview[float]:
@@ -121,7 +152,7 @@ class GloomObserver:
     """``observe(state, seat)`` equal to ``encoder.encode(state.view(seat))``; see the
     module doc."""
 
-    def __init__(self, encoder: GloomEncoder, cards: Any) -> None:
+    def __init__(self, encoder: GloomLayout, cards: Any) -> None:
         self.enc = encoder
         self.effect_facts = [_effect_facts(card) for card in cards]
         """Per card id: (has a continuous effect, one that moves the draw limit, has a
@@ -153,7 +184,7 @@ class GloomObserver:
         self.count_scale = [x for x in (10.0, 10.0, 3.0, encoder.score_scale) for _ in range(n)]
 
     @staticmethod
-    def _perm(enc: GloomEncoder, me: int) -> np.ndarray:
+    def _perm(enc: GloomLayout, me: int) -> np.ndarray:
         """The slots of ``me``'s observation in the table's order: relative seat ``k``
         is absolute seat ``(me + k) % n`` in every per-seat one-hot and count."""
         n = enc.n
