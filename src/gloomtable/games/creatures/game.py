@@ -59,6 +59,11 @@ class CreaturesGame:
     """The Creatures this table plays with (R-C1), resolved once from ``sets``."""
     penalty: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """R-C10 penalty points by card id, of this table's set (scoring reads it)."""
+    creature_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Each colour's Creature, and (below) the Machine's two sides, of this set: read
+    by every view, so worked out once here rather than per view."""
+    side_names: tuple[str, str] = field(init=False, repr=False, compare=False)
+    """The Machine's names by side: (Minimalizer's, Growing Machine's)."""
 
     name: ClassVar[str] = "creatures"
     num_distinct_actions: ClassVar[int] = NUM_ACTIONS
@@ -89,6 +94,8 @@ class CreaturesGame:
                 raise ConfigError(str(exc)) from None
         object.__setattr__(self, "card_set", card_set)
         object.__setattr__(self, "penalty", card_set.penalty)
+        object.__setattr__(self, "creature_names", card_set.creature_names)
+        object.__setattr__(self, "side_names", (card_set.minus.name, card_set.plus.name))
 
     @property
     def num_players(self) -> int:

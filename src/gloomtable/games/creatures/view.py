@@ -104,9 +104,8 @@ def make_view(state: CreaturesPosition, player: int | None) -> CreaturesView:
     if player is not None and not 0 <= player < n:
         raise ValueError(f"no seat {player} at a {n}-player table")
     tops = [NUMBER[p[-1]] if p else 0 for p in state.piles]
-    card_set = state.game.card_set  # the shipped set or a variant (names, penalties)
-    names, penalty = card_set.creature_names, state.game.penalty
-    side_names = (card_set.minus.name, card_set.plus.name)
+    game = state.game  # the shipped set or a variant: its names and penalties
+    names, penalty, side_names = game.creature_names, game.penalty, game.side_names
     machines: list[MachineView] = [{
         "colour": COLOUR_KEYS[c], "creature": names[c], "side": _SIDES[state.plus[c]],
         "machine": side_names[state.plus[c]], "top": tops[c] or None,
@@ -114,7 +113,7 @@ def make_view(state: CreaturesPosition, player: int | None) -> CreaturesView:
     } for c in range(len(state.piles))]
     view: CreaturesView = {
         "game": "creatures",
-        "set": card_set.id,
+        "set": game.card_set.id,
         "viewer": player,
         "players": n,
         "round": min(state.round + 1, state.game.num_rounds),
