@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cli_support import gloom
 from gloomtable.bench import TARGETS, Plan, run_bench
 from gloomtable.bench.baselines import missing_reason
 from gloomtable.bench.playouts import CallCostBench, PlayoutBench, available, positions
@@ -142,8 +143,7 @@ def test_run_bench_in_process_with_a_tiny_plan() -> None:
 
 
 def test_cli_refuses_an_unknown_section_in_one_line() -> None:
-    proc = subprocess.run([*GLOOM, "bench", "--quick", "--only", "playouts,vibes"], capture_output=True,
-                          text=True, timeout=60)
+    proc = gloom("bench", "--quick", "--only", "playouts,vibes")  # in-process: an uncaught error fails here
     assert proc.returncode == 2 and "--only" in proc.stderr and "Traceback" not in proc.stderr
 
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
-GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
+from cli_support import gloom
+
 CLASSIC = resources.files("gloomtable.games.gloom.sets").joinpath("classic.toml").read_text()
 
 
 def check(path: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GLOOM, "deck", "check", path], capture_output=True, text=True, timeout=60)
+    return gloom("deck", "check", path)
 
 
 def test_shipped_set_passes_with_counts_and_families() -> None:
@@ -102,7 +102,7 @@ def test_missing_file_is_a_clear_error() -> None:
 def test_schema_is_json_schema_naming_every_primitive() -> None:
     from gloomtable.games.gloom.effects import PRIMITIVES
 
-    proc = subprocess.run([*GLOOM, "deck", "schema"], capture_output=True, text=True, timeout=60)
+    proc = gloom("deck", "schema")
     schema = json.loads(proc.stdout)
     steps = schema["$defs"]["Step"]["oneOf"]
     assert {next(iter(s["required"])) for s in steps} == set(PRIMITIVES)

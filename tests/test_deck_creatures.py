@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 from websockets.sync.client import connect
 
+from cli_support import gloom
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game, replay_record
 from gloomtable.games.creatures.cards import CREATURE_SET, load_set
@@ -26,14 +26,12 @@ from gloomtable.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "night-zoo.toml"
-GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 VARIANT = load_set(EXAMPLE)
 NAMES = {"Emberwolf", "Moonsquid", "Mossgoblin", "Lanternmoth"}
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GLOOM, *args], input=stdin, capture_output=True, text=True,
-                          timeout=180, cwd=ROOT)
+    return gloom(*args, stdin=stdin, cwd=ROOT)
 
 
 def test_the_example_variant_is_a_valid_set_with_its_own_penalties() -> None:
@@ -65,7 +63,6 @@ def test_scoring_uses_the_variants_penalties() -> None:
     assert shipped.hands == state.hands  # the same deal; only the count differs
 
 
-@pytest.mark.slow
 def test_a_custom_deck_plays_in_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "zoo.json"
     played = run("play", "--game", "creatures", "--sets", str(EXAMPLE), "--players", "2",

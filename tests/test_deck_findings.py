@@ -8,15 +8,13 @@ the field, and says what to change; ``--strict`` turns warnings into errors.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_support import gloom
 from gloomtable.designer.check import Finding, check_decks
 from gloomtable.games.gloom.deck import DeckError, load_deck
-
-GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 
 
 def deck_text(families: tuple[int, ...] = (3, 3), negatives: int = 8, positives: int = 2,
@@ -64,8 +62,7 @@ def only(found: list[Finding], code: str) -> Finding:
 
 
 def check_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GLOOM, "deck", "check", *args], capture_output=True, text=True,
-                          timeout=120)
+    return gloom("deck", "check", *args)
 
 
 def test_the_small_deck_and_the_shipped_sets_have_no_findings(tmp_path: Path) -> None:
@@ -187,7 +184,6 @@ def test_warning_self_worth_range_a_family_cannot_reach_below_zero(tmp_path: Pat
 # --- the command ---------------------------------------------------------------------------
 
 
-@pytest.mark.slow
 def test_check_separates_errors_from_warnings_and_strict_fails_on_warnings(tmp_path: Path) -> None:
     path = write(tmp_path, deck_text(deaths=4))
     proc = check_cli(str(path))

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from cli_support import gloom
 from gloomtable.games import make_game
 from gloomtable.server.store import open_store
 from gloomtable.server.testing import ServerProcess
@@ -94,9 +95,8 @@ def test_a_copied_unfinished_table_resumes_on_the_other_side(tmp_path: Path) -> 
             lite.close()
 
 
-@pytest.mark.slow
 def test_copy_names_a_database_it_cannot_use(tmp_path: Path) -> None:
-    out = gloom_db_copy(str(tmp_path / "a.db"), "postgresql://ada:pw@127.0.0.1:1/x")
+    out = gloom("db", "copy", "--from", str(tmp_path / "a.db"), "--to", "postgresql://ada:pw@127.0.0.1:1/x")
     assert out.returncode == 2 and "127.0.0.1:1" in out.stderr and "pw@" not in out.stderr
-    same = gloom_db_copy(str(tmp_path / "a.db"), str(tmp_path / "a.db"))
+    same = gloom("db", "copy", "--from", str(tmp_path / "a.db"), "--to", str(tmp_path / "a.db"))
     assert same.returncode == 2 and "same database" in same.stderr
