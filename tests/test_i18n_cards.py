@@ -100,8 +100,11 @@ def test_a_broken_translation_file_is_a_clear_error(tmp_path: Path) -> None:
 
 
 GAMES = [("gloom", {"players": 4}), ("gloom", {"players": 3, "edition": 1}),
-         ("gloom", {"players": 5}), ("gloomier", {"players": 3}), ("gloomier", {"players": 4}),
-         ("gloom", {"players": 4, "sets": ["classic", "gloomier"]}), ("creatures", {"players": 3})]
+         pytest.param("gloom", {"players": 5}, marks=pytest.mark.slow), ("gloomier", {"players": 3}),
+         pytest.param("gloomier", {"players": 4}, marks=pytest.mark.slow),
+         pytest.param("gloom", {"players": 4, "sets": ["classic", "gloomier"]}, marks=pytest.mark.slow),
+         ("creatures", {"players": 3})]
+"""The long games (five seats, Gloomier's four, the mix) are in the full run only."""
 
 
 @pytest.mark.parametrize("lang", OTHER)

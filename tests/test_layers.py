@@ -6,6 +6,7 @@ subpackage imports only its own layer or the layers below (docs/architecture.md
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,14 @@ FORBIDDEN = ("gloomtable.cli", "gloomtable.server", "gloomtable.web", "gloomtabl
              "random", "time", "socket")
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for every check of this file."""
+    return ast.parse(path.read_text())
+
+
 def imports_of(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -51,7 +58,7 @@ def _import_graph(folder: Path) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for mod, path in mods.items():
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]

@@ -97,7 +97,7 @@ def test_gloom_cache_of_character_encodings_changes_nothing() -> None:
 
 @pytest.mark.parametrize("name,config", [
     ("gloom", {"players": 4}), ("gloom", {"players": 2, "beginner": True}),
-    ("gloom", {"players": 5}),
+    pytest.param("gloom", {"players": 5}, marks=pytest.mark.slow),  # the longest: the full run has it
     pytest.param("gloomier", {"players": 3}, marks=needs_gloomier),
     pytest.param("gloom", {"players": 4, "sets": ["classic", "gloomier"]}, marks=needs_gloomier),
 ])
