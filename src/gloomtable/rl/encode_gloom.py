@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from gloomtable.engine import DecisionKind, Game
+from gloomtable.games.gloom.game import GloomGame
 from gloomtable.games.gloom.view import CharacterView, GloomView
 from gloomtable.rl.observe_gloom import FREE_PLAY_KINDS, LIMIT_STEPS, ZONES, GloomObserver
 from gloomtable.rl.slots import Layout
@@ -38,9 +39,9 @@ CACHE_LIMIT = 10_000
 """Cached Character encodings kept at most (then the cache starts over)."""
 
 
-def _deck_facts(game: Game) -> tuple[int, list[int], list[int], list[str], int]:
+def _deck_facts(game: GloomGame) -> tuple[int, list[int], list[int], list[str], int]:
     """(cards, target ids, story ids, icon names, families) of the game's deck."""
-    deck = game.deck  # type: ignore[attr-defined]  # a Gloom game value declares its deck
+    deck = game.deck
     cards = deck.cards
     # The order of the action space: every Character, then every Guest.
     targets = ([c.index for c in cards if str(c.type) == "character"]
@@ -60,7 +61,7 @@ class GloomEncoder:
     score_scale = SCORE_SCALE
     """The shaped reward divides Family Value changes by this."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GloomGame) -> None:
         n = self.n = game.num_players
         self.num_cards, targets, stories, icons, families = _deck_facts(game)
         self.icons = {name: i for i, name in enumerate(icons)}
@@ -119,12 +120,12 @@ class GloomEncoder:
         self._zero_blocks = [bytes(4 * self.per_target)] * T
         self.story_lasting = {c.index: any(st.name in LIMIT_STEPS for e in c.effects_when("continuous")
                                            for st in e.steps)
-                              for c in game.deck.cards if str(c.type) == "story"}  # type: ignore[attr-defined]
+                              for c in game.deck.cards if str(c.type) == "story"}
         """Stories whose continuous effects change their holder's draw limit."""
         self._target_cache: dict[tuple[Any, ...], _TargetBits] = {}
         """Target encodings for :meth:`encode`, by the view's facts that fix them."""
         self._blocks: dict[tuple[Any, ...], bytes] = {}
-        self.observe: Callable[[Any, int], np.ndarray] = GloomObserver(self, game.deck.cards).observe  # type: ignore[attr-defined]
+        self.observe: Callable[[Any, int], np.ndarray] = GloomObserver(self, game.deck.cards).observe
         """``observe(state, seat)``: ``encode(state.view(seat))`` without building the
         view, one public vector kept (:mod:`gloomtable.rl.observe_gloom`): the
         environments' hot path. A test holds the two equal slot by slot."""
@@ -324,3 +325,11 @@ class GloomEncoder:
             if fam["player"] == seat:
                 return float(fam["family_value"])
         return 0.0
+
+
+def encoder_for(game: Game) -> GloomEncoder:
+    """The encoder of ``game``'s tables (the registry's ``encoder``): its layout is read
+    from a Gloom game's deck, so another game is refused by name."""
+    if not isinstance(game, GloomGame):
+        raise TypeError(f"the Gloom encoder reads a Gloom deck; {game.name!r} has none")
+    return GloomEncoder(game)
