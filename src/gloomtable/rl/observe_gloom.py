@@ -24,8 +24,8 @@ vector: one item for a fraction of what a numpy item write costs.
 from __future__ import annotations
 
 from array import array
-from itertools import compress
-from operator import is_not
+from itertools import compress, count
+from operator import ne
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -45,6 +45,8 @@ _TEXT = int(Region.TEXT)
 CACHE_LIMIT = 10_000
 """Cached stack encodings kept at most (then the cache starts over)."""
 
+_NONE: set[int] = set()
+"""No seat (never changed: returned when no stack changed)."""
 _UNSEEN = object()
 """Not a ``Visible``: marks a stack never encoded (what a state shows on a stack may be ``None``)."""
 
@@ -102,9 +104,9 @@ class _Table:
     whether it decides) and the inputs each part was last written from."""
 
     __slots__ = ("bases", "controller", "counts", "decision", "discard", "draft", "free", "fv",
-                 "keys", "lasting", "limbo", "limits", "marks", "mv", "out", "over", "pile", "played",
-                 "ps", "stories", "story_marks", "taken", "tslot", "turn", "turn_player", "used",
-                 "vals", "vs")
+                 "lasting", "limbo", "limits", "marks", "mv", "out", "over", "pile", "played",
+                 "ps", "read", "seen", "stories", "story_marks", "taken", "tslot", "turn",
+                 "turn_player", "used", "vs")
 
     def __init__(self, size: int, n: int) -> None:
         self.out = np.zeros(size, np.float32)
@@ -120,9 +122,9 @@ class _Table:
         """The "target of the card being played" slot set (-1: none)."""
         self.marks: list[int] = []
         """The decision's slots set (kind, deciding, decider, over)."""
-        self.keys: list[int] = []
-        self.vals: list[Any] = []
-        """The stacks and their ``Visible`` as last encoded, in the state's order."""
+        self.seen: Any = None
+        """The state's ``Seen`` whose journal (``moved``) was read last, and how far."""
+        self.read = 0
         self.controller: dict[int, int] = {}
         """Who controlled each stack when last looked."""
         self.vs: dict[int, Any] = {}
@@ -204,7 +206,7 @@ class GloomObserver:
         if state.seen.stacks is not state.stacks:  # new stacks put in (a state rebuilt from a view)
             return self.enc.encode(state.view(seat))  # the view sees them afresh
         t = self.table
-        moved = self._stacks(state, t)
+        seats = self._stacks(state, t)
         mv, z, oc = t.mv, self.zones, self.oc
         discard = state.discard
         if discard != t.discard:
@@ -230,7 +232,7 @@ class GloomObserver:
             self._decision(state, d, over, t)
         if t.tslot >= 0:
             mv[t.tslot] = 1.0  # after the stacks: a target block written again clears it
-        self._counts(state, t, moved)
+        self._counts(state, t, seats)
         # The seat's own: its relative seats, its hand, whether it decides.
         out = t.out.take(self.perms[seat]) if seat else t.out.copy()
         mine = _floats(out)
@@ -282,14 +284,14 @@ class GloomObserver:
         s.marks = marks
         s.decision, s.over = d, over
 
-    def _counts(self, state: Any, s: _Table, moved: bool) -> None:
+    def _counts(self, state: Any, s: _Table, seats: set[int]) -> None:
         """Who holds the Stories, whose turn it is, the families still to choose, the
         plays left and free, and the counts per seat, each written when it changed.
-        ``moved``: a stack changed since this seat last looked."""
+        ``seats``: those whose stacks changed since last looked."""
         enc, mv, n = self.enc, s.mv, self.n
         stories = state.stories
-        if stories != s.stories:
-            moved = True  # a Story's lasting effects hold for its holder (R-H5)
+        restory = stories != s.stories
+        if restory:  # a Story's lasting effects hold for its holder (R-H5)
             for i in s.story_marks:
                 mv[i] = 0.0
             marks = []
@@ -327,16 +329,17 @@ class GloomObserver:
             b = enc.o_scalar + 1
             mv[b:b + len(vals)] = array("f", vals)
             s.free = list(free)
-        if moved or s.limits is None:  # a draw limit follows the stacks and Stories alone (R-G14)
+        if restory or s.limits is None:  # a draw limit follows the stacks and Stories alone (R-G14)
             s.limits = self._limits(state, s, stories)
+        elif seats:
+            s.limits = self._limits(state, s, stories, seats)
         counts = [*map(len, state.hands), *s.limits, *state.skips, *s.fv]
         old = s.counts
         if counts != old:
             slots, scale = self.count_slots, self.count_scale
-            for i, count in enumerate(counts):
-                if old is None or count != old[i]:
-                    v = count / scale[i]  # counts are never negative: only Family Values clip below
-                    mv[slots[i]] = -1.0 if v < -1.0 else v if v < 1.0 else 1.0
+            for i in range(len(counts)) if old is None else compress(count(), map(ne, counts, old)):
+                v = counts[i] / scale[i]  # counts are never negative: only Family Values clip below
+                mv[slots[i]] = -1.0 if v < -1.0 else v if v < 1.0 else 1.0
             s.counts = counts
         pile = len(state.draw_pile)
         if pile != s.pile:
@@ -348,10 +351,12 @@ class GloomObserver:
             mv[enc.size - 1] = x if x < 1.0 else 1.0
             s.turn = state.turn
 
-    def _limits(self, state: Any, s: _Table, stories: dict[int, int]) -> list[int]:
-        """Every seat's draw limit, asked of the state only for a seat whose stacks or
-        Story hold a lasting effect that moves it (else the base limit, as
-        ``draw_limit`` returns without held steps)."""
+    def _limits(self, state: Any, s: _Table, stories: dict[int, int],
+                seats: set[int] | None = None) -> list[int]:
+        """Every seat's draw limit, asked of the state again only for ``seats`` (all if
+        None; a limit follows its seat's own stacks and Story alone, R-G14) and only for
+        a seat whose stacks or Story hold a lasting effect that moves it (else the base
+        limit, as ``draw_limit`` returns without held steps)."""
         enc = self.enc
         lasting = s.lasting
         if stories:
@@ -359,9 +364,16 @@ class GloomObserver:
             for story, p in stories.items():
                 if p >= 0 and enc.story_lasting.get(story):
                     lasting[p] = 1
-        if not any(lasting) or enc.beginner:
+        if enc.beginner:
             return self.base_limits
-        return [state.draw_limit(q) if lasting[q] else BASE_DRAW_LIMIT for q in range(self.n)]
+        if seats is None:
+            if not any(lasting):
+                return self.base_limits
+            return [state.draw_limit(q) if lasting[q] else BASE_DRAW_LIMIT for q in range(self.n)]
+        limits = list(s.limits or self.base_limits)
+        for q in seats:
+            limits[q] = state.draw_limit(q) if lasting[q] else BASE_DRAW_LIMIT
+        return limits
 
     def _base(self, c: int, stack: Any, v: Any) -> tuple[Any, ...]:
         """What a stack sets whoever looks: (its ``Visible``, dead, moves a draw limit,
@@ -404,45 +416,52 @@ class GloomObserver:
         offsets = tuple(map(self.owner_zone.__getitem__, stack))
         return (dead, limit, offsets, self.top_zone[stack[-1]], t, block)
 
-    def _stacks(self, state: Any, s: _Table) -> bool:
-        """The stacks' part of ``seat``'s observation ``s``, brought up to date: only the
-        stacks whose ``Visible`` or controller changed since this seat last looked are
-        written again, and those gone are cleared. Whether any was."""
+    def _stacks(self, state: Any, s: _Table) -> set[int]:
+        """The stacks' part of the table brought up to date: only the stacks a board move
+        touched (or whose controller changed) since last looked are written again, and
+        those gone are cleared. The seats that controlled one before or after."""
         stacks, controller = state.stacks, state.controller
-        seen = state.seen  # what shows, as the state keeps it: None once a stack changed
-        lists = seen.lists
-        keys = list(stacks)
-        vals = list(map(seen.shown.get, keys))
-        # ``shown`` speaks for a stack while ``lists`` holds that very list (or one equal).
-        fresh = list(map(lists.get, keys)) == list(stacks.values())
+        seen = state.seen
         vs, ps = s.vs, s.ps
-        gone: list[int] = []
-        if keys == s.keys and fresh:  # the usual case, found without a Python loop
-            if vals == s.vals and controller == s.controller:
-                return False
-            changed = list(compress(keys, map(is_not, vals, s.vals)))
-        else:
-            changed = [c for c, v, stack in zip(keys, vals, stacks.values(), strict=True)
-                       if vs.get(c, _UNSEEN) is not v or lists.get(c) is not stack]
-            gone = [c for c in vs if c not in stacks]
+        journal = seen.moved
+        if seen is s.seen:  # the state last looked at, moved on by the board's moves alone
+            if len(journal) == s.read and controller == s.controller:
+                return _NONE
+            touched = list(dict.fromkeys(journal[s.read:]))
+        else:  # another state: compare every stack with what was encoded
+            shown, lists = seen.shown, seen.lists
+            touched = [c for c, stack in stacks.items()
+                       if shown.get(c) is not vs.get(c, _UNSEEN) or lists.get(c) is not stack]
+            touched += [c for c in vs if c not in stacks]
+            s.seen = seen
+        s.read = len(journal)
         if controller != s.controller:  # Guests change hands (R-H7); a set-aside joins a family (R-G8)
-            changed += [c for c in keys if ps.get(c) != controller[c] and c not in changed]
+            touched += [c for c in stacks if ps.get(c) != controller[c] and c not in touched]
             s.controller = dict(controller)
         n = self.n
         mv, fv, lasting, bases = s.mv, s.fv, s.lasting, s.bases
         visible_of = state.visible_of
-        now = []
-        for c in changed:
+        gone: list[int] = []
+        now: list[tuple[int, Any, int]] = []
+        for c in touched:
+            if c not in stacks:
+                if c in vs:
+                    gone.append(c)
+                continue
             v, p = visible_of(c), controller[c]
             if v is vs.get(c) and p == ps.get(c):
                 continue  # the stack changed and changed back
             now.append((c, v, p))
+        if not gone and not now:
+            return _NONE
+        seats: set[int] = set()
         # Every old mark goes before any new one: a card may move between stacks.
         for c in gone + [c for c, _v, _p in now]:
             old = bases.get(c)
             if old is None:
                 continue
             q = ps[c]
+            seats.add(q)
             zone = q if q >= 0 else n
             for j in old[3]:
                 mv[j + zone] = 0.0
@@ -461,6 +480,7 @@ class GloomObserver:
         for c, v, p in now:
             base = bases[c] = self._base(c, stacks[c], v)
             vs[c], ps[c] = v, p
+            seats.add(p)
             owner = p if p >= 0 else n
             for j in base[3]:
                 mv[j + owner] = 1.0
@@ -475,5 +495,5 @@ class GloomObserver:
                     fv[p] += v.self_worth
                 elif base[2]:
                     lasting[p] += 1
-        s.keys, s.vals = keys, list(map(vs.get, keys))
-        return True
+        seats.discard(-1)  # the middle has no draw limit
+        return seats

@@ -18,6 +18,10 @@ exact, not a guess:
   ``state.stacks`` dict starts everything afresh.
 - the table facts (who lives, their play rows, who is negative) hold while the board's
   moves keep them up and the families and Guests are as they were.
+- ``moved`` lists every stack a board move touched, in order, since these facts were
+  made: a reader that remembers how far it read (the RL observer) finds what changed
+  since it last looked without comparing every stack. It grows by one id per move, so
+  it is bounded by the game's length (a clone starts an empty one).
 """
 
 from __future__ import annotations
@@ -32,8 +36,8 @@ from gloomtable.games.gloom.cards import Visible
 class Seen:
     """One state's kept facts about its table (see the module docstring)."""
 
-    __slots__ = ("below", "dirty", "families", "guests", "lists", "living", "negative", "pick",
-                 "picked_for", "rows", "shown", "slots", "stacks")
+    __slots__ = ("below", "dirty", "families", "guests", "lists", "living", "moved", "negative",
+                 "pick", "picked_for", "rows", "shown", "slots", "stacks")
 
     def __init__(self, stacks: dict[int, list[int]]) -> None:
         self.stacks = stacks
@@ -59,6 +63,8 @@ class Seen:
         """Target slots with negative Self-Worth, once asked."""
         self.dirty: list[int] = []
         """Living Characters whose Self-Worth may have changed since ``negative``."""
+        self.moved: list[int] = []
+        """Every stack a board move touched since these facts were made, in order."""
 
     def copy_for(self, old: dict[int, list[int]], new: dict[int, list[int]]) -> Seen:
         """These facts for a clone whose stacks ``new`` copy ``old`` (what shows carries
@@ -79,6 +85,7 @@ class Seen:
     def laid(self, c: int, stack: list[int], died: bool, slot: int) -> None:
         """A card was laid on ``stack`` (the stack of ``c``, at target slot ``slot``);
         ``died``: it was an Untimely Death."""
+        self.moved.append(c)
         v = self.shown.pop(c, None)
         self.below.pop(c, None)
         if v is not None and self.lists.get(c) is stack:
@@ -101,6 +108,7 @@ class Seen:
     def lifted(self, c: int, top_only: bool) -> None:
         """A card left the stack of ``c``: the top one (a Modifier, or an Untimely Death
         if ``c`` was dead) if ``top_only``."""
+        self.moved.append(c)
         self.shown.pop(c, None)
         self.below.pop(c, None)
         if self.living is not None and top_only and c in self.living:
@@ -108,8 +116,9 @@ class Seen:
         else:
             self.living = None  # anything else (a revival, a card out of the middle) may move who lives
 
-    def regrouped(self) -> None:
-        """A stack came or went: who lives is to work out again."""
+    def regrouped(self, c: int) -> None:
+        """The stack of ``c`` came or went: who lives is to work out again."""
+        self.moved.append(c)
         self.living = None
 
     # --- the table facts ----------------------------------------------------------

@@ -317,10 +317,10 @@ class Board:
         """``c`` (a Character or Guest) comes to the table as a stack of itself."""
         self.stacks[c] = [c]
         self.controller[c] = owner
-        self._seen().regrouped()
+        self._seen().regrouped(c)
 
     def drop_stack(self, c: int) -> None:
         """``c``'s stack leaves the table (a Character set aside, R-G8)."""
         del self.stacks[c]
         del self.controller[c]
-        self._seen().regrouped()
+        self._seen().regrouped(c)
