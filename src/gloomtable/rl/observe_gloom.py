@@ -179,6 +179,9 @@ class GloomObserver:
         self.contents: dict[tuple[int, ...], tuple[Any, ...]] = {}
         """:meth:`_base` but its ``Visible``, by the stack's cards."""
         self.base_limits = [BASE_DRAW_LIMIT] * n
+        self.over_marks = [encoder.o_over]
+        self.decision_marks: dict[tuple[str, int], list[int]] = {}
+        """The slots a decision sets (its kind, who decides), by its kind and player."""
         self.free_slot = {k: i - 1 for k, i in encoder.free_slot.items()}
         b = encoder.o_scalar + 1 + len(FREE_PLAY_KINDS)
         self.count_slots = [b + g * n + q for g in range(4) for q in range(n)]
@@ -233,8 +236,9 @@ class GloomObserver:
         if t.tslot >= 0:
             mv[t.tslot] = 1.0  # after the stacks: a target block written again clears it
         self._counts(state, t, seats)
-        # The seat's own: its relative seats, its hand, whether it decides.
-        out = t.out.take(self.perms[seat]) if seat else t.out.copy()
+        # The seat's own: its relative seats ("wrap": every index is in range, so no
+        # check is needed), its hand, whether it decides.
+        out = t.out.take(self.perms[seat], mode="wrap") if seat else t.out.copy()
         mine = _floats(out)
         for c in state.hands[seat]:
             mine[oc + c * z] = 1.0
@@ -273,12 +277,12 @@ class GloomObserver:
             s.tslot = tslot
         for i in s.marks:
             mv[i] = 0.0
-        if over:
-            marks = [enc.o_over]
-        else:
+        marks = self.over_marks if over else self.decision_marks.get((d.kind, d.player))
+        if marks is None:
             marks = [enc.o_kind + enc.kinds.get(d.kind, len(enc.kinds))]
             if d.player >= 0:
                 marks.append(enc.o_dec + d.player)
+            self.decision_marks[d.kind, d.player] = marks
         for i in marks:
             mv[i] = 1.0
         s.marks = marks
