@@ -176,8 +176,10 @@ class GloomObserver:
         self.bases: dict[int, tuple[Any, ...]] = {}
         """:meth:`_base` by ``id(Visible)``; the value keeps the ``Visible`` alive, so
         its id cannot be reused while the entry lives."""
-        self.contents: dict[tuple[int, ...], tuple[Any, ...]] = {}
-        """:meth:`_base` but its ``Visible``, by the stack's cards."""
+        self.blocks: dict[tuple[Any, ...], memoryview[float]] = {}
+        """Target blocks (the encoder's ``block_bytes`` as floats) by what shows on them."""
+        self.deaths = frozenset(card.index for card in cards if card.type is CardType.UNTIMELY_DEATH)
+        self.target_of = encoder.target_slot
         self.base_limits = [BASE_DRAW_LIMIT] * n
         self.over_marks = [encoder.o_over]
         self.decision_marks: dict[tuple[str, int], list[int]] = {}
@@ -337,9 +339,11 @@ class GloomObserver:
             s.limits = self._limits(state, s, stories)
         elif seats:
             s.limits = self._limits(state, s, stories, seats)
-        counts = [*map(len, state.hands), *s.limits, *state.skips, *s.fv]
+        sizes = list(map(len, state.hands))
         old = s.counts
-        if counts != old:
+        if seats or restory or old is None or sizes != old[:n] or state.skips != old[2 * n:3 * n]:
+            # Family Values and draw limits follow the stacks and Stories alone.
+            counts = [*sizes, *s.limits, *state.skips, *s.fv]
             slots, scale = self.count_slots, self.count_scale
             for i in range(len(counts)) if old is None else compress(count(), map(ne, counts, old)):
                 v = counts[i] / scale[i]  # counts are never negative: only Family Values clip below
@@ -383,42 +387,40 @@ class GloomObserver:
         """What a stack sets whoever looks: (its ``Visible``, dead, moves a draw limit,
         its cards' zone offsets, its top card's, its target index or -1, its target block
         as float32 with the controller slots empty). Kept by ``Visible`` (the entry keeps
-        it alive, so its id is never another's) and by content (what shows is a function
-        of the cards in order: the cardinal rule), as the same stacks come back."""
+        it alive, so its id is never another's). What ``stack_facts`` and
+        ``lasting_steps`` tell is asked of each card's effects once (:attr:`effect_facts`)
+        and of the ``Visible`` only which cards' persistent effects are live."""
         bases = self.bases
         base = bases.get(id(v))
         if base is not None and base[0] is v:
             return base
         if len(bases) >= CACHE_LIMIT:
             bases.clear()
-            self.contents.clear()
-        key = tuple(stack)
-        known = self.contents.get(key)
-        if known is None:
-            known = self.contents[key] = self._facts(c, stack, v)
-        base = bases[id(v)] = (v, *known)
-        return base
-
-    def _facts(self, c: int, stack: Any, v: Any) -> tuple[Any, ...]:
-        """(dead, moves a draw limit, zone offsets, top's offset, target index, target
-        block) of a stack: what ``stack_facts`` and ``lasting_steps`` tell, asked of each
-        card's effects once (:attr:`effect_facts`) and of the ``Visible`` only which
-        cards' persistent effects are live."""
-        enc, facts = self.enc, self.effect_facts
-        cards = v.stack
-        dead = cards[-1].type is CardType.UNTIMELY_DEATH
+            self.blocks.clear()
+        facts = self.effect_facts
+        top = stack[-1]
+        dead = top in self.deaths
         text = v.shown_by[_TEXT]
-        cont, cont_limit, _p, _pl = facts[cards[text].index] if text >= 0 else (False, False, False, False)
-        persistent = ([] if self.persistent.isdisjoint(stack)  # no card here has one
-                      else [facts[card.index] for card in v.persistent_cards()])
-        live = not dead and (cont or any(f[2] for f in persistent))
-        limit = cont_limit or any(f[3] for f in persistent)
-        t = enc.target_slot.get(c, -1)
-        block = self.zero_block if t < 0 else memoryview(enc.block_bytes(
-            dead, live and not enc.beginner, v.points, v.icon_slots, v.self_worth,
-            len(stack))).cast("f")
-        offsets = tuple(map(self.owner_zone.__getitem__, stack))
-        return (dead, limit, offsets, self.top_zone[stack[-1]], t, block)
+        live, limit = facts[stack[text]][:2] if text >= 0 else (False, False)
+        if not self.persistent.isdisjoint(stack):  # a card here has a persistent effect
+            persistent = [facts[card.index] for card in v.persistent_cards()]
+            live = live or any(f[2] for f in persistent)
+            limit = limit or any(f[3] for f in persistent)
+        live = live and not dead
+        t = self.target_of.get(c, -1)
+        if t < 0:
+            block = self.zero_block
+        else:
+            key = (dead, live, v.points, v.icon_slots, len(stack))  # Self-Worth is the points' sum
+            known = self.blocks.get(key)
+            if known is None:
+                known = self.blocks[key] = memoryview(self.enc.block_bytes(
+                    dead, live and not self.enc.beginner, v.points, v.icon_slots, v.self_worth,
+                    len(stack))).cast("f")
+            block = known
+        base = bases[id(v)] = (v, dead, limit, tuple(map(self.owner_zone.__getitem__, stack)),
+                               self.top_zone[top], t, block)
+        return base
 
     def _stacks(self, state: Any, s: _Table) -> set[int]:
         """The stacks' part of the table brought up to date: only the stacks a board move
