@@ -111,6 +111,13 @@ def test_ratios_divide_medians_of_the_same_run(quick: dict[str, Any]) -> None:
         assert r["gloom_v0_raw_vs_leduc_raw"] == round(ours / raw, 3)
     else:
         assert r["pettingzoo_vs_leduc"] is None
+    paired = quick["rl"]["gloom_v0_vs_leduc_paired"]  # the same two, in alternating slices
+    if paired["available"]:
+        assert paired["wrapping"] == "pettingzoo" and paired["slices"] == 10
+        _check_stat(paired["ratio"], quick["plan"]["runs"])
+        assert r["pettingzoo_vs_leduc_paired"] == round(paired["ratio"]["median"], 3)
+    else:
+        assert r["pettingzoo_vs_leduc_paired"] is None
     for key, goal in quick["targets"].items():
         if "at_most" in goal:  # issue 21: OpenSpiel call costs, microseconds
             assert goal["met"] == (None if goal["value"] is None else goal["value"] <= goal["at_most"])

@@ -246,6 +246,34 @@ def test_bench_measures_gloom_through_pettingzoos_own_wrapper_chain() -> None:
         make_env("gloom_v0", "bubble")
 
 
+def test_paired_bench_alternates_both_envs_and_divides_their_totals() -> None:
+    """issue 21: the steady reading of the headline runs gloom_v0 and Leduc in turn,
+    slice by slice, and its ratio is the one of the summed steps over summed seconds."""
+    from gloomtable.rl import bench
+
+    calls: list[tuple[str, int]] = []
+    real = bench.aec_run
+
+    def counted(env, budget_s, seed, clock):
+        calls.append((env.unwrapped.metadata["name"], seed))
+        return real(env, budget_s, seed, clock)
+
+    ours, theirs = bench.make_env("gloom_v0", "pettingzoo"), bench.make_env("leduc_holdem_v4", "pettingzoo")
+    ticks = iter(range(10**6))  # a clock that moves one second a call: every slice is one episode
+    bench.aec_run = counted
+    try:
+        out = bench.paired_sample(ours, theirs, 0.5, seed=3, slices=4, clock=lambda: float(next(ticks)))
+    finally:
+        bench.aec_run = real
+    names = [name for name, _seed in calls]
+    assert names == ["gloom_v0", "leduc_holdem_v4", "leduc_holdem_v4", "gloom_v0"] * 2
+    assert len({seed for _name, seed in calls}) == 4  # a new game each slice, the same for both
+    assert out["ratio"] == pytest.approx(out["ours_steps_per_s"] / out["theirs_steps_per_s"], rel=1e-3)
+    assert out["ours_steps_per_s"] > out["theirs_steps_per_s"] > 0  # one Gloom game is longer
+    with pytest.raises(ConfigError, match="slices"):
+        bench.paired_sample(ours, theirs, 0.1, seed=1, slices=0)
+
+
 def test_bench_reports_openspiel_call_costs() -> None:
     pytest.importorskip("pyspiel")
     from gloomtable.rl.bench import spiel_costs

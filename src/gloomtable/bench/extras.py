@@ -67,6 +67,27 @@ class RLBench:
         return {"steps_per_s": _number(self.fn(self.env_name, budget_s, self.seed), "steps_per_s")}
 
 
+class PairedRLBench:
+    """``gloom_v0`` and PettingZoo's ``leduc_holdem_v4``, both in PettingZoo's own
+    wrapper chain, measured in alternating slices of one run
+    (:func:`~gloomtable.rl.bench.paired_sample`): the headline ratio read the
+    steady way."""
+
+    def __init__(self, seed: int = 1, env_name: str = "gloom_v0", slices: int = 10) -> None:
+        make, why = _hook("gloomtable.rl.bench", "make_env")
+        if make is None:
+            raise LookupError(why)
+        self.ours = make(env_name, "pettingzoo")
+        self.theirs = make("leduc_holdem_v4", "pettingzoo")
+        self.seed, self.slices = seed, slices
+
+    def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
+        from gloomtable.rl.bench import paired_sample
+
+        self.seed += 1
+        return paired_sample(self.ours, self.theirs, budget_s, self.seed, self.slices, clock)
+
+
 class SpielCostBench:
     """Microseconds per OpenSpiel ``chance_outcomes()`` and per ``clone()`` plus
     ``information_state_string()`` (:func:`gloomtable.rl.bench.spiel_costs`)."""

@@ -56,6 +56,10 @@ def render_text(report: dict[str, Any]) -> str:
             lines.append(f"  rl {name:<20} not available: {e['reason']}")
         elif "steps_per_s" in e:
             lines.append(f"  rl {name:<20} {_fmt(e, 'steps_per_s')} steps/s ({e.get('wrapping', 'env')})")
+        elif "ratio" in e:  # two envs in alternating slices
+            lines.append(f"  rl {name:<20} {_fmt(e, 'ours_steps_per_s')} against "
+                         f"{_fmt(e, 'theirs_steps_per_s')} steps/s, ratio {e['ratio']['median']} "
+                         f"({e['slices']} slices each, {e.get('wrapping', 'env')})")
         else:  # OpenSpiel call costs
             lines.append(f"  rl {name:<20} " + "  ".join(
                 f"{metric} {e[metric]['median']}" for metric in ("chance_outcomes_us",

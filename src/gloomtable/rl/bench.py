@@ -63,12 +63,13 @@ def make_env(env_name: str, wrapping: str = "env", **kw: Any) -> Any:
     return raw if wrapping == "raw" else pettingzoo_chain(raw)
 
 
-def aec_sample(env: Any, budget_s: float, seed: int,
-               clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
-    """Steps per second of a PettingZoo AEC env under random legal actions (by
-    ``action_mask``) for about ``budget_s``, counted as PettingZoo's own
-    ``performance_benchmark`` counts: every ``env.step`` call, the ``None`` steps
-    of finished agents included, and resets (a part of running episodes)."""
+def aec_run(env: Any, budget_s: float, seed: int,
+            clock: Callable[[], float] = time.perf_counter) -> tuple[int, int, float]:
+    """(steps, episodes, seconds) of a PettingZoo AEC env under random legal actions
+    (by ``action_mask``), whole episodes until ``budget_s`` has passed, counted as
+    PettingZoo's own ``performance_benchmark`` counts: every ``env.step`` call, the
+    ``None`` steps of finished agents included, and resets (a part of running
+    episodes)."""
     rng = np.random.default_rng(seed)
     steps = episodes = 0
     start = clock()
@@ -88,7 +89,37 @@ def aec_sample(env: Any, budget_s: float, seed: int,
         if elapsed >= budget_s or steps >= MAX_STEPS:
             break
         env.reset()
+    return steps, episodes, elapsed
+
+
+def aec_sample(env: Any, budget_s: float, seed: int,
+               clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
+    """Steps and episodes per second of :func:`aec_run`."""
+    steps, episodes, elapsed = aec_run(env, budget_s, seed, clock)
     return {"steps_per_s": steps / elapsed, "episodes_per_s": episodes / elapsed}
+
+
+def paired_sample(ours: Any, theirs: Any, budget_s: float, seed: int, slices: int = 10,
+                  clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
+    """Steps per second of two AEC envs measured in turn, ``slices`` short runs of
+    :func:`aec_run` each (which goes first alternates), about ``budget_s`` in all, and
+    ``ratio``: ours over theirs from the summed steps and seconds. Both see the same
+    moments of the machine, so a machine whose speed wanders moves both alike: a
+    steadier ratio than two medians measured seconds apart."""
+    if slices < 1:
+        raise ConfigError(f"slices must be at least 1, got {slices!r}")
+    part = budget_s / (2 * slices)
+    totals = {"ours": [0, 0.0], "theirs": [0, 0.0]}
+    envs = {"ours": ours, "theirs": theirs}
+    for i in range(slices):
+        for side in ("ours", "theirs") if i % 2 == 0 else ("theirs", "ours"):
+            steps, _episodes, elapsed = aec_run(envs[side], part, seed * 1000 + i, clock)
+            totals[side][0] += steps
+            totals[side][1] += elapsed
+    ours_rate = totals["ours"][0] / totals["ours"][1]
+    theirs_rate = totals["theirs"][0] / totals["theirs"][1]
+    return {"ratio": ours_rate / theirs_rate, "ours_steps_per_s": round(ours_rate, 1),
+            "theirs_steps_per_s": round(theirs_rate, 1)}
 
 
 def bench_steps(env_name: str, seconds: float = 2.0, seed: int = 0, wrapping: str = "env") -> float:
