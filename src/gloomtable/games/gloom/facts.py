@@ -78,8 +78,23 @@ def answerable_types(cards: list[Card]) -> frozenset[CardType]:
     return frozenset(out)
 
 
+def _steps(sts: tuple[Step, ...]) -> Iterator[Step]:
+    """Every step of ``sts``, nested ones (``if_icon``) included."""
+    for st in sts:
+        yield st
+        yield from _steps(st.steps)
+
+
 class GloomFacts:
     """A table's options and deck, and what follows from them (OpenSpiel's game facts)."""
+
+    # The facts the rules read on every action are slots. Python 3.11 reads an attribute
+    # kept in an instance ``__dict__`` by a slow, generic lookup once that dict exists
+    # (and a cached_property makes it exist); a slot is read by a fast, specialised one.
+    # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
+    __slots__ = ("__dict__", "__weakref__", "answerable", "answers", "beginner", "codec", "config",
+                 "deaths", "deck", "edition", "has_turn_draw", "lasting_cards", "name",
+                 "stack_visible", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -106,42 +121,37 @@ class GloomFacts:
         every thread, so bounded and thread-safe by construction (``functools.lru_cache``);
         a state keeps its own stacks' in :class:`~gloomtable.games.gloom.seen.Seen`."""
 
+        # What the rules read on every action, worked out here once as plain attributes:
+        # a cached_property (or a pydantic field) is read by a slower, generic lookup.
+        self.beginner = config.beginner
+        """Ignore every card effect (R-G22): the table option, read by every play."""
+        self.edition = config.edition
+        """The rulebook's edition (R-G11, R-G12): the table option, read by every play decision."""
+        self.turn_cap = config.turn_cap
+        """The table's cap on turns (0: none): the option, read by every turn."""
+        self.answers: dict[CardType, frozenset[int]] = {
+            t: frozenset(r.index for r in cards if any(card_answers(r, c) for c in cards if c.type is t))
+            for t in CardType}
+        """For each card type, the response cards that may cancel it (R-G20)."""
+        self.answerable: frozenset[CardType] = answerable_types(list(cards))
+        """Card types a response in this deck can answer: only these open a window."""
+        self.deaths: frozenset[int] = frozenset(
+            c.index for c in cards if c.type is CardType.UNTIMELY_DEATH)
+        """Untimely Death card indices: a stack with one on top is dead (R-G23)."""
+        self.lasting_cards: frozenset[int] = frozenset(
+            c.index for c in cards if any(e.when in ("continuous", "persistent") for e in c.effects))
+        """Cards with a continuous or persistent effect: a stack without one of them has
+        no lasting effect to show (R-G18, R-G19), whatever shows on it."""
+        self.has_turn_draw: bool = any(st.name == "turn_draw" for c in cards for e in c.effects
+                                       for st in _steps(e.steps))
+        """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
+
     def config_dict(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json")
 
     @cached_property
     def characters(self) -> list[int]:
         return [c.index for c in self.deck.cards if c.type is CardType.CHARACTER]
-
-    @cached_property
-    def answers(self) -> dict[CardType, frozenset[int]]:
-        """For each card type, the response cards that may cancel it (R-G20)."""
-        cards = list(self.deck.cards)
-        return {t: frozenset(r.index for r in cards
-                             if any(card_answers(r, c) for c in cards if c.type is t))
-                for t in CardType}
-
-    @cached_property
-    def deaths(self) -> frozenset[int]:
-        """Untimely Death card indices: a stack with one on top is dead (R-G23)."""
-        return frozenset(c.index for c in self.deck.cards if c.type is CardType.UNTIMELY_DEATH)
-
-    @cached_property
-    def lasting_cards(self) -> frozenset[int]:
-        """Cards with a continuous or persistent effect: a stack without one of them has
-        no lasting effect to show (R-G18, R-G19), whatever shows on it."""
-        return frozenset(c.index for c in self.deck.cards
-                         if any(e.when in ("continuous", "persistent") for e in c.effects))
-
-    @cached_property
-    def has_turn_draw(self) -> bool:
-        """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
-        def steps(sts: tuple[Step, ...]) -> Iterator[Step]:
-            for st in sts:
-                yield st
-                yield from steps(st.steps)
-        return any(st.name == "turn_draw" for c in self.deck.cards for e in c.effects
-                   for st in steps(e.steps))
 
     @cached_property
     def guests(self) -> list[int]:
@@ -168,11 +178,6 @@ class GloomFacts:
     @cached_property
     def card_by_key(self) -> dict[str, int]:
         return {c.key: c.index for c in self.deck.cards}
-
-    @cached_property
-    def answerable(self) -> frozenset[CardType]:
-        """Card types a response in this deck can answer: only these open a window."""
-        return answerable_types(list(self.deck.cards))
 
     @property
     def num_players(self) -> int:

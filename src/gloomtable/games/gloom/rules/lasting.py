@@ -18,7 +18,7 @@ def held_steps(s: Board, p: int) -> list[Step]:
     effects on their living Characters and Guests (R-G18, R-G19, R-H8) and the
     continuous effects of their Story (R-H5). A dead Character's stack is set
     aside, so its effects no longer hold."""
-    if s.game.config.beginner:
+    if s.game.beginner:
         return []
     steps: list[Step] = []
     stacks, deaths = s.stacks, s.game.deaths

@@ -81,9 +81,9 @@ def may_die(v: Visible) -> bool:
 def discard_problem(s: Board, whole_hand: bool) -> str | None:
     """Why discarding is not a play now, or None. A counted play (R-G11): the whole hand
     in the 2nd edition, one card in the 1st (R-G12)."""
-    if whole_hand and s.game.config.edition == 1:
+    if whole_hand and s.game.edition == 1:
         return "1st edition: discard one card instead of the whole hand (R-G12)"
-    if not whole_hand and s.game.config.edition == 2:
+    if not whole_hand and s.game.edition == 2:
         return "2nd edition: discard the whole hand, not one card (R-G11)"
     if s.counted_used >= 2:
         return BOTH_USED
@@ -287,7 +287,7 @@ def play(s: Board, action: int) -> None:
     ctx = new(Ctx, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
-    if card.type in s.game.answerable and not s.game.config.beginner:
+    if card.type in s.game.answerable and not s.game.beginner:
         s.queue.append(finish)
         s.queue.append(new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
     else:  # no response window: the card resolves now, as the queue would do next

@@ -59,7 +59,7 @@ def finish_play(s: Board, task: Task) -> None:
             s.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
     if ctx.resolver < 0:
         return  # **Decision:** nobody resolves a card played on a Guest in the middle
-    if not s.game.config.beginner:
+    if not s.game.beginner:
         for effect in card.effects:
             if effect.when == "immediate":
                 s.push_steps(ctx, effect.steps)

@@ -53,7 +53,7 @@ def claim(s: Board, p: int, story: int) -> None:
     frm = f" from player {owner + 1}" if owner >= 0 else ""
     s.emit("claim", f"Player {p + 1} claims the Story {s.name(story)}{frm}.",
            player=p, card=story)
-    if not s.game.config.beginner:
+    if not s.game.beginner:
         for effect in s.cards[story].effects_when("immediate"):
             s.push_steps(Ctx(p, story, -1, ()), effect.steps)
 
@@ -62,7 +62,7 @@ def follow(s: Board, task: Task) -> None:
     """R-H7: after a card resolves on a Character, each Guest whose live persistent
     'follows' matches it joins that Character's family with its whole stack.
     **Decision:** nothing moves when the Character is itself in the middle."""
-    if s.over or s.game.config.beginner:
+    if s.over or s.game.beginner:
         return
     ctx = task.ctx
     card = s.cards[ctx.card]

@@ -43,7 +43,7 @@ def draw_limit(s: Board, p: int) -> int:
 def begin_turn(s: Board, p: int) -> None:
     """``p``'s turn begins, or the next one's if ``p`` must skip it; the table's cap
     on turns may end the game instead."""
-    cap = s.game.config.turn_cap
+    cap = s.game.turn_cap
     while True:
         if cap and s.turn >= cap:
             s.capped = True
