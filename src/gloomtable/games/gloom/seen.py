@@ -32,12 +32,31 @@ from collections.abc import Callable
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import Visible
 
+Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
+"""Picks the ids on some target slots out of a card's play ids on every slot."""
+
+
+def picker(slots: list[int]) -> Pick:
+    """The :data:`Pick` of the ids at target ``slots`` (sorted), in one call. (An
+    itemgetter of one item gives the item, not a tuple: hence the other ways for one
+    slot or none.)"""
+    if len(slots) > 1:
+        pick: Pick = operator.itemgetter(*slots)
+        return pick
+    if slots:
+        i = slots[0]
+        return lambda row: (row[i],)
+    return lambda row: ()
+
+
+_PICK_NONE = picker([])
+
 
 class Seen:
     """One state's kept facts about its table (see the module docstring)."""
 
     __slots__ = ("below", "dirty", "families", "guests", "lists", "living", "moved", "negative",
-                 "pick", "picked_for", "rows", "shown", "slots", "stacks")
+                 "pick", "picked_for", "rows", "shown", "stacks")
 
     def __init__(self, stacks: dict[int, list[int]]) -> None:
         self.stacks = stacks
@@ -54,11 +73,10 @@ class Seen:
         self.guests: list[int] = []
         self.rows: dict[int, tuple[int, ...]] = {}
         """Card -> its play ids on the living, in id order, filled as asked."""
-        self.pick: Callable[[tuple[int, ...]], tuple[int, ...]] | None = None
+        self.pick: Pick = _PICK_NONE
         """Picks a card's row out of its ids on every target slot."""
-        self.slots: tuple[int, ...] = ()
         self.picked_for: tuple[int, ...] | None = None
-        """The living ``pick`` and ``slots`` are for."""
+        """The living ``pick`` is for."""
         self.negative: set[int] | None = None
         """Target slots with negative Self-Worth, once asked."""
         self.dirty: list[int] = []
@@ -141,13 +159,12 @@ class Seen:
         row = self.rows.get(c)
         if row is None:
             if self.picked_for is not self.living:
-                slot = codec.char_slot
-                self.slots = tuple(sorted([slot[t] for t in self.living or ()]))
-                # An itemgetter of one item gives the item, not a tuple: hence the other
-                # way for one target or none.
-                self.pick = operator.itemgetter(*self.slots) if len(self.slots) > 1 else None
-                self.picked_for = self.living
-            full = codec.all_plays[c]
-            row = self.pick(full) if self.pick is not None else tuple([full[i] for i in self.slots])
-            self.rows[c] = row
+                self._repick(codec)
+            row = self.rows[c] = self.pick(codec.all_plays[c])
         return row
+
+    def _repick(self, codec: Codec) -> None:
+        """``pick`` for the living now."""
+        slot = codec.char_slot
+        self.pick = picker(sorted([slot[t] for t in self.living or ()]))
+        self.picked_for = self.living

@@ -16,13 +16,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from gloomtable.engine import Event
-from gloomtable.games.gloom.actions import MAX_PLAYERS, Kind
+from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
 from gloomtable.games.gloom.cards import CardType, Visible
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.resolving import finish_play
 from gloomtable.games.gloom.rules.setup import family_options
 from gloomtable.games.gloom.rules.stories import can_claim, claim, claim_problem
-from gloomtable.games.gloom.seen import Seen
+from gloomtable.games.gloom.seen import Pick, Seen, picker
 from gloomtable.games.gloom.tasks import ASK_RESPONSES, FINISH_PLAY, PLAY, SETUP_FAMILY, Ctx, Task, new
 
 _FREE_FOR = {
@@ -36,6 +36,7 @@ _FREE_FOR = {
 _MODIFIER, _EVENT, _DEATH = CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH
 _PASS, _DISCARD_HAND, _DISCARD_ONE = Kind.PASS, Kind.DISCARD_HAND, Kind.DISCARD_ONE
 _PLAY_ON, _PLAY_EVENT, _CLAIM = Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY
+PASS, DISCARD_HAND = Codec.PASS, Codec.DISCARD_HAND  # (a class attribute read through an instance is slow)
 
 BOTH_USED = "both plays are used; only a matching free play or pass remains (R-G13)"
 DEATH_FIRST = "an Untimely Death may only be the first play of a turn (R-G11)"
@@ -94,9 +95,9 @@ def discard_problem(s: Board, whole_hand: bool) -> str | None:
 
 def play_problem(s: Board, action: int) -> str | None:
     """Why ``action`` is not a play the turn player may make now, or None if it is."""
-    if action == s.codec.PASS:
+    if action == PASS:
         return None
-    if action == s.codec.DISCARD_HAND:
+    if action == DISCARD_HAND:
         return discard_problem(s, True)
     p = s.decision.player
     dec = s.codec.decode(action)
@@ -139,9 +140,10 @@ def legal_actions(s: Board) -> list[int]:
     if s.over:
         return []
     d = s.decision
-    if d.kind == PLAY:
-        return legal_plays(s)
-    if d.kind == SETUP_FAMILY:
+    kind = d.kind
+    if kind is PLAY:
+        return legal_plays(s, d.player)
+    if kind is SETUP_FAMILY:
         return family_options(s)
     return list(d.options)
 
@@ -167,16 +169,28 @@ def illegal_reason(s: Board, action: int) -> str:
     return play_problem(s, action) or NOT_A_PLAY
 
 
-def legal_plays(s: Board) -> list[int]:
-    """The play decision's actions: :func:`play_problem`'s answers for every action,
-    built from the kept table facts (who lives, the play ids on them, who is negative)."""
-    p = s.decision.player
+def legal_plays(s: Board, p: int) -> list[int]:
+    """The play decision's actions (``p`` to play): :func:`play_problem`'s answers for
+    every action, built from the kept table facts (who lives, the play ids on them, who
+    is negative)."""
     codec = s.codec
     cards = s.cards
-    out = [codec.PASS]
     hand = s.hands[p]
-    if discard_problem(s, True) is None:
-        out.append(codec.DISCARD_HAND)
+    used = s.counted_used
+    if s.free_plays:
+        modifiers = card_problem(s, _MODIFIER) is None
+        events = card_problem(s, _EVENT) is None
+        deaths = card_problem(s, _DEATH) is None
+    else:  # what card_problem answers without a free play (R-G11), without asking it thrice
+        modifiers = events = used < 2
+        deaths = used == 0
+    if used < 2:  # discard_problem's answers, likewise (R-G11, R-G12)
+        first_edition = s.game.edition == 1
+        out = [PASS] if first_edition or not hand else [PASS, DISCARD_HAND]
+        discard_one = first_edition
+    else:
+        out = [PASS]
+        discard_one = False
     # Built in action-id order (ids grow with the card, then the target slot), so
     # the list comes out sorted without sorting the long part of it.
     seen = s.seen
@@ -185,11 +199,7 @@ def legal_plays(s: Board) -> list[int]:
     if not seen.hold(s.families, s.guests):
         seen.settle(s.find_living(), s.families, s.guests)
     rows = seen.rows
-    negative: list[int] | None = None
-    modifiers = card_problem(s, _MODIFIER) is None
-    events = card_problem(s, _EVENT) is None
-    deaths = card_problem(s, _DEATH) is None
-    discard_one = discard_problem(s, False) is None
+    on_negative: Pick | None = None
     short: list[int] = []  # discard-one and Event ids: below every play id
     plays: list[int] = []
     for c in sorted(hand):
@@ -202,18 +212,24 @@ def legal_plays(s: Board) -> list[int]:
             if events:
                 short.append(codec.event_base + c)
         elif t is _DEATH and deaths:
-            if negative is None:
-                negative = _negative_slots(s, seen)
-            plays.extend(map(codec.all_plays[c].__getitem__, negative))
+            if on_negative is None:
+                on_negative = picker(_negative_slots(s, seen))
+            plays.extend(on_negative(codec.all_plays[c]))
         if discard_one:
             short.append(codec.discard_one_base + c)
     if short:
         short.sort()
         out.extend(short)
     out.extend(plays)
-    if s.stories and s.counted_used < 2:
-        out.extend(sorted(codec.claim_story(st) for st in s.stories if can_claim(s, p, st)))
+    if s.stories and used < 2:
+        out.extend(_claims(s, p))
     return out
+
+def _claims(s: Board, p: int) -> list[int]:
+    """The Stories ``p`` may claim (R-H5), as sorted action ids. (Its own function: a
+    comprehension in :func:`legal_plays` would make its locals closure cells.)"""
+    return sorted([s.codec.claim_story(st) for st in s.stories if can_claim(s, p, st)])
+
 
 
 def _negative_slots(s: Board, seen: Seen) -> list[int]:
