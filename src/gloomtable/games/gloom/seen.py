@@ -117,7 +117,12 @@ class Seen:
         if not died:
             self.dirty.append(c)
             return
-        self.living = tuple([x for x in living if x != c])
+        self._died(c, slot)
+
+    def _died(self, c: int, slot: int) -> None:
+        """The living Character ``c`` (at target slot ``slot``) died. (Apart from
+        :meth:`laid`, whose every call would otherwise make ``c`` a closure cell.)"""
+        self.living = tuple([x for x in self.living or () if x != c])
         self.rows = {}
         if self.negative is not None:
             self.negative.discard(slot)

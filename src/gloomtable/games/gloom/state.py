@@ -51,6 +51,13 @@ def _as_action(action: object) -> int:
         raise MalformedActionError(f"an action is an integer, got {action!r}") from None
 
 
+def _refusal(s: GloomState, action: int) -> IllegalActionError:
+    """Why ``action`` is refused, with the legal actions named. (Its own function: a
+    comprehension in ``apply`` would make ``self`` a closure cell on every action.)"""
+    return IllegalActionError(action, plays.illegal_reason(s, action),
+                              [(a, s.action_to_string(a)) for a in s.legal_actions()])
+
+
 def _decision_text(d: Decision) -> str:
     """``repr(d)`` with the kind as its plain string, as snapshots have always read."""
     return f"Decision(player={d.player!r}, kind={str(d.kind)!r}, options={d.options!r}, task={d.task!r})"
@@ -110,9 +117,7 @@ class GloomState(Board):
         if self.over:
             raise IllegalActionError(action, "the game is over", [])
         if not _is_legal(self, action):
-            legal = self.legal_actions()
-            raise IllegalActionError(action, plays.illegal_reason(self, action),
-                                     [(a, self.action_to_string(a)) for a in legal])
+            raise _refusal(self, action)
         self.events = []
         d = self.decision
         kind = d.kind

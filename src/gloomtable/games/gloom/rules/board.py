@@ -166,7 +166,12 @@ class Board:
         (R-H7). Only the chosen Characters count for the end of the game (R-H3)."""
         if not self.guests:
             return self.families[p]
-        return self.families[p] + [g for g in self.guests if self.controller[g] == p]
+        out = list(self.families[p])
+        controller = self.controller
+        for g in self.guests:  # (a loop: a comprehension's closure costs every call)
+            if controller[g] == p:
+                out.append(g)
+        return out
 
     def living_of(self, p: int) -> list[int]:
         deaths, stacks = self.game.deaths, self.stacks
@@ -179,13 +184,18 @@ class Board:
 
     def count_icons(self, p: int, icon: str) -> int:
         """Visible ``icon`` among ``p``'s living Characters (and Guests)."""
-        return sum(self.visible_of(c).icons.count(icon) for c in self.living_of(p))
+        total = 0
+        for c in self.living_of(p):  # (a loop: a generator's closure costs every call)
+            total += self.visible_of(c).icons.count(icon)
+        return total
 
     def shown_icons(self, p: int, icons: tuple[str, ...] | list[str]) -> int:
         """R-H5: how many of ``icons`` ``p``'s family shows, living or dead."""
         total = 0
         for c in self.members(p):
-            total += sum(1 for i in self.visible_of(c).icons if i in icons)
+            for i in self.visible_of(c).icons:
+                if i in icons:
+                    total += 1
         return total
 
     def story_of(self, p: int) -> int:

@@ -14,7 +14,8 @@ from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import RESPOND, Decision, Task, new
 
-_LET_IT_STAND = (Codec.PASS,)
+PASS = Codec.PASS  # (a class attribute read through an instance is slow)
+_LET_IT_STAND = (PASS,)
 """The options of a player asked to respond with no answer in hand."""
 
 _LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
@@ -29,7 +30,10 @@ def respond_options(s: Board, q: int, played: int) -> tuple[int, ...]:
     if answers.isdisjoint(hand):  # most hands hold no answer
         return _LET_IT_STAND
     base = s.codec.respond_base
-    return (s.codec.PASS, *sorted([base + c for c in hand if c in answers]))
+    options = [PASS]
+    for c in sorted(answers.intersection(hand)):  # (a loop: a comprehension's closure costs every call)
+        options.append(base + c)
+    return tuple(options)
 
 
 def ask_respond(s: Board, task: Task) -> None:
