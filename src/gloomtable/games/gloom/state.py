@@ -123,15 +123,15 @@ class GloomState(Board):
         kind = d.kind
         self.decision = RUNNING_FOR[d.player]
         # The commonest kinds first: a play, then the answers to it.
-        if kind == PLAY:
+        if kind is PLAY:
             _play(self, action)
-        elif kind == RESPOND:
+        elif kind is RESPOND:
             _respond(self, d, action)
-        elif kind == SETUP_FAMILY:
+        elif kind is SETUP_FAMILY:
             setup.choose_family(self, d.player, action - self.codec.family_base)
-        elif kind == SETUP_ASIDE:
+        elif kind is SETUP_ASIDE:
             setup.set_aside(self, d.player, self.codec.chosen_card(action))
-        elif kind == SETUP_DRAFT:
+        elif kind is SETUP_DRAFT:
             setup.draft(self, d.player, self.codec.chosen_card(action))
         else:
             assert d.task is not None

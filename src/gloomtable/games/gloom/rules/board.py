@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from gloomtable.games.gloom.facts import GloomFacts
 
 
+_MODIFIER = CardType.MODIFIER  # (an enum member read off its class is a slow lookup)
+
+
 @lru_cache(maxsize=4096)
 def _draw_event(p: int, c: int, name: str) -> Event:
     """Player ``p`` draws card ``c`` (named ``name``): the card only for ``p``'s eyes."""
@@ -180,7 +183,7 @@ class Board:
     def top_modifier(self, char: int) -> int:
         """The top card of a living Character's stack if it is a Modifier, else -1."""
         top = self.stacks[char][-1]
-        return top if self.cards[top].type is CardType.MODIFIER else -1
+        return top if self.cards[top].type is _MODIFIER else -1
 
     def count_icons(self, p: int, icon: str) -> int:
         """Visible ``icon`` among ``p``'s living Characters (and Guests)."""
@@ -233,6 +236,7 @@ class Board:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
         out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
         drawn = 0
+        hand, events, cards = self.hands[p], self.events, self.cards
         for _ in range(n):
             if not self.draw_pile:
                 if not self.discard:
@@ -242,9 +246,9 @@ class Board:
                 self.rng.shuffle(self.draw_pile)
                 self.emit("reshuffle", "The discard pile is shuffled into a new draw pile.")
             c = self.draw_pile.pop()
-            self.hands[p].append(c)
+            hand.append(c)
             drawn += 1
-            self.events.append(_draw_event(p, c, self.cards[c].name))
+            events.append(_draw_event(p, c, cards[c].name))
         return drawn
 
     def discard_from_hand(self, p: int, c: int) -> None:

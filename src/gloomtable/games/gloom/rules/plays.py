@@ -100,24 +100,22 @@ def play_problem(s: Board, action: int) -> str | None:
     if action == DISCARD_HAND:
         return discard_problem(s, True)
     p = s.decision.player
-    dec = s.codec.decode(action)
-    kind = dec.kind
+    kind, card, target, _ = s.codec.decode(action)
     if kind is _CLAIM:
-        if dec.card not in s.stories or s.stories[dec.card] == p:
-            return claim_problem(s, p, dec.card)
+        if card not in s.stories or s.stories[card] == p:
+            return claim_problem(s, p, card)
         if s.counted_used >= 2:
             return "claiming a Story takes one of the two plays, and both are used (R-H4)"
-        return None if can_claim(s, p, dec.card) else claim_problem(s, p, dec.card)
+        return None if can_claim(s, p, card) else claim_problem(s, p, card)
     if kind is not _PLAY_ON and kind is not _PLAY_EVENT and kind is not _DISCARD_ONE:
         return NOT_A_PLAY
-    if dec.card not in s.hands[p]:
-        return f"{s.name(dec.card)} is not in player {p + 1}'s hand"
+    if card not in s.hands[p]:
+        return f"{s.name(card)} is not in player {p + 1}'s hand"
     if kind is _DISCARD_ONE:
         return discard_problem(s, False)
-    t = s.cards[dec.card].type
+    t = s.cards[card].type
     if kind is _PLAY_EVENT:
         return card_problem(s, t) if t is _EVENT else NOT_A_PLAY
-    target = dec.target
     if target not in s.stacks:
         return f"{s.name(target)} is not on the table"
     if s.stacks[target][-1] in s.game.deaths:
@@ -154,9 +152,10 @@ def is_legal(s: Board, action: int) -> bool:
     if s.over:
         return False
     d = s.decision
-    if d.kind == PLAY:
+    kind = d.kind
+    if kind is PLAY:
         return play_problem(s, action) is None
-    if d.kind == SETUP_FAMILY:
+    if kind is SETUP_FAMILY:
         return action in family_options(s)
     return action in d.options  # what legal_actions lists for every other kind
 
@@ -225,11 +224,11 @@ def legal_plays(s: Board, p: int) -> list[int]:
         out.extend(_claims(s, p))
     return out
 
+
 def _claims(s: Board, p: int) -> list[int]:
     """The Stories ``p`` may claim (R-H5), as sorted action ids. (Its own function: a
     comprehension in :func:`legal_plays` would make its locals closure cells.)"""
     return sorted([s.codec.claim_story(st) for st in s.stories if can_claim(s, p, st)])
-
 
 
 def _negative_slots(s: Board, seen: Seen) -> list[int]:
@@ -257,8 +256,7 @@ def _negative_slots(s: Board, seen: Seen) -> list[int]:
 def play(s: Board, action: int) -> None:
     """The turn player makes the (legal) play ``action``."""
     p = s.turn_player
-    dec = s.codec.decode(action)
-    kind = dec.kind
+    kind, c, target, _ = s.codec.decoded[action]  # (apply checked the range)
     if kind is _PASS:
         if s.counted_used < 2:
             s.counted_used += 1
@@ -276,13 +274,12 @@ def play(s: Board, action: int) -> None:
         return
     if kind is _DISCARD_ONE:
         s.counted_used += 1
-        s.discard_from_hand(p, dec.card)
+        s.discard_from_hand(p, c)
         return
     if kind is _CLAIM:
         s.counted_used += 1
-        claim(s, p, dec.card)
+        claim(s, p, c)
         return
-    c = dec.card
     card = s.cards[c]
     free = free_for(s, card.type) if s.free_plays else None
     if free is not None:
@@ -292,7 +289,6 @@ def play(s: Board, action: int) -> None:
     s.hands[p].remove(c)
     s.limbo.append(c)
     if kind is _PLAY_ON:
-        target = dec.target
         icons = s.visible_of(target).icons
         # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
         resolver = s.controller[target]

@@ -37,27 +37,28 @@ def finish_play(s: Board, task: Task) -> None:
     """The played card lands (or is discarded, if cancelled) and its immediate
     effects are queued (R-G15, R-G16)."""
     ctx = task.ctx
-    card = s.cards[ctx.card]
+    resolver, c, target, _ = ctx  # unpacked: faster than fields by name
     if s.cancelled:
         s.cancelled = False
-        s.limbo.remove(ctx.card)
-        s.discard.append(ctx.card)
+        s.limbo.remove(c)
+        s.discard.append(c)
         return
+    card = s.cards[c]
     if card.type is _EVENT:
         # R-G16: an Event is resolved by its player, then discarded.
         s.queue.append(Task(DISCARD_EVENT, ctx, None))
     else:
-        s.limbo.remove(ctx.card)
-        s.lay(ctx.target, ctx.card)
+        s.limbo.remove(c)
+        s.lay(target, c)
         if card.type is _DEATH:
-            owner = s.controller[ctx.target]
-            s.emit("death", f"{s.name(ctx.target)} dies: {card.name}.",
-                   card=ctx.card, target=ctx.target, player=owner if owner >= 0 else None)
+            owner = s.controller[target]
+            s.emit("death", f"{s.name(target)} dies: {card.name}.",
+                   card=c, target=target, player=owner if owner >= 0 else None)
             if check_end(s):
                 return
         if s.guests:
             s.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
-    if ctx.resolver < 0:
+    if resolver < 0:
         return  # **Decision:** nobody resolves a card played on a Guest in the middle
     if not s.game.beginner:
         for effect in card.effects:
@@ -79,8 +80,11 @@ def resume(s: Board, task: Task, action: int) -> None:
 def run(s: Board) -> None:
     """Run queued tasks until someone is asked a question or the game ends."""
     queue = s.queue
-    # (the game's end sets the OVER decision, so this also stops when it ends)
-    while s.decision.kind == RUNNING:
+    running = s.decision
+    if running.kind is not RUNNING:
+        return
+    # Any question, or the game's end (the OVER decision), replaces the running decision.
+    while s.decision is running:
         if not queue:
             if s.counted_used < 2 or s.free_plays:  # the turn player may still play
                 s.decision = PLAY_FOR[s.turn_player]

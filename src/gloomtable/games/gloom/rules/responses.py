@@ -39,26 +39,32 @@ def respond_options(s: Board, q: int, played: int) -> tuple[int, ...]:
 def ask_respond(s: Board, task: Task) -> None:
     """Ask the next other player in turn order (``task.data[0]`` seats after the turn
     player), unless the card is already cancelled or everyone was asked."""
-    idx = task.data[0]
-    if s.cancelled or idx >= s.n:
-        return
-    q = (s.turn_player + idx) % s.n
-    s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task.ctx.card), task))
+    if not s.cancelled:
+        _ask(s, task, task.data[0])
+
+
+def _ask(s: Board, task: Task, idx: int) -> None:
+    """Ask the player ``idx`` seats after the turn player, if there is one left to ask."""
+    n = s.n
+    if idx < n:
+        q = (s.turn_player + idx) % n
+        s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task.ctx.card), task))
 
 
 def respond(s: Board, d: Decision, action: int) -> None:
     """``d.player`` lets the card stand (the next player is asked) or cancels it."""
-    assert d.task is not None
-    task = d.task
-    if action == s.codec.PASS:
-        s.events.append(_LET_STAND_EVENTS[d.player])
-        # Ask the next player now, as the task queue would do next.
-        ask_respond(s, new(Task, (task.step, task.ctx, task.param, (task.data[0] + 1,), task.sub)))
+    p, task = d.player, d.task
+    assert task is not None
+    step, ctx, param, (idx,), sub = task  # unpacked: five fields by name are slower
+    if action == PASS:
+        s.events.append(_LET_STAND_EVENTS[p])
+        # Ask the next player now, as the task queue would do next (nobody has
+        # cancelled the card: the window closes when someone does).
+        _ask(s, new(Task, (step, ctx, param, (idx + 1,), sub)), idx + 1)
         return
     c = action - s.codec.respond_base
-    s.hands[d.player].remove(c)
+    s.hands[p].remove(c)
     s.discard.append(c)
     s.cancelled = True
-    s.emit("response", f"Player {d.player + 1} answers with {s.name(c)}: "
-           f"{s.name(task.ctx.card)} is cancelled.", player=d.player, card=c,
-           target=task.ctx.card)
+    s.emit("response", f"Player {p + 1} answers with {s.name(c)}: "
+           f"{s.name(ctx.card)} is cancelled.", player=p, card=c, target=ctx.card)

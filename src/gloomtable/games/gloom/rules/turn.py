@@ -61,11 +61,13 @@ def begin_turn(s: Board, p: int) -> None:
             p = (p + 1) % s.n
             continue
         s.events.append(_turn_event(s.turn, p))
-        extra = 0
         if s.game.has_turn_draw:
-            extra = sum(st.param for st in held_steps(s, p) if st.name == "turn_draw")
-        if extra:
-            s.draw(p, extra)
+            extra = 0
+            for st in held_steps(s, p):
+                if st.name == "turn_draw":
+                    extra += st.param
+            if extra:
+                s.draw(p, extra)
         s.decision = PLAY_FOR[p]
         return
 
