@@ -127,6 +127,28 @@ def test_gloom_observe_from_the_state_equals_encoding_the_view(name: str, config
     assert checked > 300
 
 
+def test_gloom_observe_follows_the_journal_of_moves_when_it_starts_over(monkeypatch) -> None:
+    """The observer reads which stacks changed from the state's journal of board moves;
+    a journal kept short (it starts a new list when full, so an endless game does not
+    grow it for good) still gives exactly ``encode`` at every step."""
+    from gloomtable.games.gloom import seen
+
+    monkeypatch.setattr(seen, "MOVES_KEPT", 3)
+    game = make_game("gloom", {"players": 3})
+    fast, ref = GloomEncoder(game), GloomEncoder(game)
+    state = game.new_initial_state(4)
+    rng = Rng(4)
+    lists = set()
+    while not state.is_over():
+        seat = state.current_player()
+        np.testing.assert_array_equal(fast.observe(state, seat), ref.encode(state.view(seat)))
+        assert len(state.seen.moved) <= 3
+        lists.add(id(state.seen.moved))
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    assert len(lists) > 10  # the journal did start over, many times
+
+
 def test_gloom_observe_follows_two_games_observed_in_turn() -> None:
     """The kept table compares what it encoded by value, not by which state it came
     from: one encoder asked of two games in turn (as one env's encoder is asked of a

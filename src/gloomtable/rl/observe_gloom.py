@@ -104,8 +104,8 @@ class _Table:
     whether it decides) and the inputs each part was last written from."""
 
     __slots__ = ("bases", "controller", "counts", "decision", "discard", "draft", "free", "fv",
-                 "lasting", "limbo", "limits", "marks", "mv", "out", "over", "pile", "played",
-                 "ps", "read", "seen", "stories", "story_marks", "taken", "tslot", "turn",
+                 "journal", "lasting", "limbo", "limits", "marks", "mv", "out", "over", "pile",
+                 "played", "ps", "read", "seen", "stories", "story_marks", "taken", "tslot", "turn",
                  "turn_player", "used", "vs")
 
     def __init__(self, size: int, n: int) -> None:
@@ -123,7 +123,8 @@ class _Table:
         self.marks: list[int] = []
         """The decision's slots set (kind, deciding, decider, over)."""
         self.seen: Any = None
-        """The state's ``Seen`` whose journal (``moved``) was read last, and how far."""
+        self.journal: list[int] = []
+        """The state's ``Seen`` whose journal (``moved``) was read last, that list, and how far."""
         self.read = 0
         self.controller: dict[int, int] = {}
         """Who controlled each stack when last looked."""
@@ -430,7 +431,7 @@ class GloomObserver:
         seen = state.seen
         vs, ps = s.vs, s.ps
         journal = seen.moved
-        if seen is s.seen:  # the state last looked at, moved on by the board's moves alone
+        if seen is s.seen and journal is s.journal:  # the state last looked at, moved on by board moves
             if len(journal) == s.read and controller == s.controller:
                 return _NONE
             touched = list(dict.fromkeys(journal[s.read:]))
@@ -440,7 +441,7 @@ class GloomObserver:
                        if shown.get(c) is not vs.get(c, _UNSEEN) or lists.get(c) is not stack]
             touched += [c for c in vs if c not in stacks]
             s.seen = seen
-        s.read = len(journal)
+        s.journal, s.read = journal, len(journal)
         if controller != s.controller:  # Guests change hands (R-H7); a set-aside joins a family (R-G8)
             touched += [c for c in stacks if ps.get(c) != controller[c] and c not in touched]
             s.controller = dict(controller)

@@ -20,8 +20,9 @@ exact, not a guess:
   moves keep them up and the families and Guests are as they were.
 - ``moved`` lists every stack a board move touched, in order, since these facts were
   made: a reader that remembers how far it read (the RL observer) finds what changed
-  since it last looked without comparing every stack. It grows by one id per move, so
-  it is bounded by the game's length (a clone starts an empty one).
+  since it last looked without comparing every stack. It grows by one id per move up
+  to :data:`MOVES_KEPT`, then a new list starts (a reader holding the old one looks at
+  every stack once); a clone starts an empty one.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ def picker(slots: list[int]) -> Pick:
 
 
 _PICK_NONE = picker([])
+
+
+MOVES_KEPT = 4096
+"""Board moves ``Seen.moved`` holds at most (a game of the default 500-turn cap makes
+about a thousand)."""
 
 
 class Seen:
@@ -100,10 +106,18 @@ class Seen:
 
     # --- what the board's moves tell ----------------------------------------------
 
+    def _moved(self, c: int) -> None:
+        """The stack of ``c`` was touched: noted in ``moved``, which never holds more
+        than :data:`MOVES_KEPT` (an endless game must not grow it for good)."""
+        moved = self.moved
+        if len(moved) >= MOVES_KEPT:
+            moved = self.moved = []  # a new list: its readers see it is not the one they read
+        moved.append(c)
+
     def laid(self, c: int, stack: list[int], died: bool, slot: int) -> None:
         """A card was laid on ``stack`` (the stack of ``c``, at target slot ``slot``);
         ``died``: it was an Untimely Death."""
-        self.moved.append(c)
+        self._moved(c)
         v = self.shown.pop(c, None)
         self.below.pop(c, None)
         if v is not None and self.lists.get(c) is stack:
@@ -131,7 +145,7 @@ class Seen:
     def lifted(self, c: int, top_only: bool) -> None:
         """A card left the stack of ``c``: the top one (a Modifier, or an Untimely Death
         if ``c`` was dead) if ``top_only``."""
-        self.moved.append(c)
+        self._moved(c)
         self.shown.pop(c, None)
         self.below.pop(c, None)
         if self.living is not None and top_only and c in self.living:
@@ -141,7 +155,7 @@ class Seen:
 
     def regrouped(self, c: int) -> None:
         """The stack of ``c`` came or went: who lives is to work out again."""
-        self.moved.append(c)
+        self._moved(c)
         self.living = None
 
     # --- the table facts ----------------------------------------------------------
