@@ -312,8 +312,11 @@ def test_connection_banner_away_seats_and_seat_names(browser: Any, tmp_path: Pat
     it comes back: the banner goes. A person who is away shows it, in the seat list and
     on their family. Log lines name seats, never 'Player 2'."""
     with ServerProcess(tmp_path / "t.db") as srv:
-        # Bea never comes: a stand-in bot plays her seat
-        table = new_table(srv, "gloom", 3, seed=5, people=2, replace_absent=True, absent_after=0)
+        # Bea never comes: a stand-in bot plays her seat. Ada counts as absent too until
+        # her page connects, so the bots wait 150 ms a move: a slow page load must not
+        # let the stand-ins finish the whole game first.
+        table = new_table(srv, "gloom", 3, seed=5, people=2, replace_absent=True, absent_after=0,
+                          bot_delay_ms=150)
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         ctx.set_default_timeout(20_000)
         try:
