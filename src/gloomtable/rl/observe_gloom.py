@@ -6,12 +6,13 @@ every step while a step changes a few cards, and everything but a seat's own han
 public. So :class:`GloomObserver` keeps one table vector in absolute seats (the
 observation seat 0 would get, less its hand and the "deciding" flag) and writes
 again only the parts whose inputs changed since it was last asked: the discard, the
-cards in play, the decision, the stacks whose ``Visible`` or controller changed,
-the counts. A seat's observation is that vector with its per-seat slots put in the
-seat's relative order (one numpy ``take`` through a precomputed permutation, which
-is also the copy the caller keeps: later steps never change it), then its own hand
-and whether it decides. It reads exactly what the view shows (never another seat's
-hand); inputs are compared by value, so any state may be observed in any order; and
+cards in play, the decision, the stacks the state's journal of board moves
+(``Seen.moved``) names since it last read it (every stack compared once when it meets
+another state), those whose controller changed, the counts. A seat's observation is
+that vector with its per-seat slots put in the seat's relative order (one numpy
+``take`` through a precomputed permutation, which is also the copy the caller keeps:
+later steps never change it), then its own hand and whether it decides. It reads
+exactly what the view shows (never another seat's hand); and
 ``tests/test_rl_encoding.py`` holds the result equal to ``encode`` slot by slot for
 every seat at every step of whole games.
 
@@ -24,6 +25,7 @@ vector: one item for a fraction of what a numpy item write costs.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Set as AbstractSet
 from itertools import compress, count
 from operator import ne
 from typing import Any, Protocol, cast
@@ -45,8 +47,8 @@ _TEXT = int(Region.TEXT)
 CACHE_LIMIT = 10_000
 """Cached stack encodings kept at most (then the cache starts over)."""
 
-_NONE: set[int] = set()
-"""No seat (never changed: returned when no stack changed)."""
+_NONE: frozenset[int] = frozenset()
+"""No seat: what :meth:`GloomObserver._stacks` returns when no stack changed."""
 _UNSEEN = object()
 """Not a ``Visible``: marks a stack never encoded (what a state shows on a stack may be ``None``)."""
 
@@ -291,7 +293,7 @@ class GloomObserver:
         s.marks = marks
         s.decision, s.over = d, over
 
-    def _counts(self, state: Any, s: _Table, seats: set[int]) -> None:
+    def _counts(self, state: Any, s: _Table, seats: AbstractSet[int]) -> None:
         """Who holds the Stories, whose turn it is, the families still to choose, the
         plays left and free, and the counts per seat, each written when it changed.
         ``seats``: those whose stacks changed since last looked."""
@@ -361,7 +363,7 @@ class GloomObserver:
             s.turn = state.turn
 
     def _limits(self, state: Any, s: _Table, stories: dict[int, int],
-                seats: set[int] | None = None) -> list[int]:
+                seats: AbstractSet[int] | None = None) -> list[int]:
         """Every seat's draw limit, asked of the state again only for ``seats`` (all if
         None; a limit follows its seat's own stacks and Story alone, R-G14) and only for
         a seat whose stacks or Story hold a lasting effect that moves it (else the base
@@ -423,7 +425,7 @@ class GloomObserver:
                                self.top_zone[top], t, block)
         return base
 
-    def _stacks(self, state: Any, s: _Table) -> set[int]:
+    def _stacks(self, state: Any, s: _Table) -> AbstractSet[int]:
         """The stacks' part of the table brought up to date: only the stacks a board move
         touched (or whose controller changed) since last looked are written again, and
         those gone are cleared. The seats that controlled one before or after."""
