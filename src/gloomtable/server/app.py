@@ -24,6 +24,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gloomtable.engine import ConfigError
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
+from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
@@ -67,8 +68,10 @@ class Sockets:
             self.open.pop(key, None)
 
 
-def client_ip(request: Request | WebSocket) -> str:
-    return request.client.host if request.client else "unknown"
+def client_ip(request: Request | WebSocket, ipv6_prefix: int = IPV6_PREFIX) -> str:
+    """The client every per-IP limit counts this request for (an IPv6 client by its
+    network, :mod:`gloomtable.server.addresses`)."""
+    return client_key(request.client.host, ipv6_prefix) if request.client else "unknown"
 
 
 def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySettings | None = None,
@@ -256,7 +259,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @app.websocket("/ws/{table_id}")
     async def ws_table(websocket: WebSocket, table_id: str) -> None:
-        ip = client_ip(websocket)
+        ip = client_ip(websocket, config.ipv6_prefix)
         held: list[str] = []
         # An address over its limits is refused before the handshake completes (HTTP 429,
         # the cheapest no there is); the page's socket retries later, as for any failure.

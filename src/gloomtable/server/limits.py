@@ -30,6 +30,7 @@ from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.errors import ServerError, error_message
 
 log = logging.getLogger("gloomtable.server")
@@ -73,6 +74,8 @@ class ServerLimits:
                               "(default: localhost, 127.0.0.1, ::1 and the bound address)")
     forwarded_allow_ips: str = _opt("", "proxies whose X-Forwarded-For is trusted for the client IP "
                                     "(default: none; set it when behind a reverse proxy)")
+    ipv6_prefix: int = _opt(IPV6_PREFIX, "leading bits of an IPv6 address counted as one client by "
+                            "every per-IP limit (a home or a server is handed a whole /64)")
     rate_storage: str = _opt("memory://", "where the rate counters live: memory:// (this process alone) "
                              "or async+redis://HOST:PORT/DB (shared by every process given it)")
     rate_storage_timeout: float = _opt(0.25, "seconds a rate check waits for --rate-storage; past it, "
@@ -90,6 +93,9 @@ class ServerLimits:
                     raise ValueError(f"--{flag(f.name)} {value!r} is not a rate like '20/minute'") from None
             elif isinstance(value, (int, float)) and value <= 0:
                 raise ValueError(f"--{flag(f.name)} must be positive, got {value}")
+        if self.ipv6_prefix > 128:
+            raise ValueError("--ipv6-prefix must be at most 128 (the bits of an IPv6 address), "
+                             f"got {self.ipv6_prefix}")
         scheme = urllib.parse.urlsplit(self.rate_storage).scheme
         asyncio_storage = scheme.startswith("async+") and scheme != "async+memory"
         if not (self.rate_storage == "memory://" or asyncio_storage):
@@ -300,7 +306,8 @@ class HttpRateLimits:
             for method, path, rate, what in HTTP_RATES:
                 if scope["method"] == method and path.fullmatch(scope["path"]):
                     client = scope.get("client")
-                    if not await self.rates.hit(rate, client[0] if client else "unknown"):
+                    host = client_key(client[0], self.rates.config.ipv6_prefix) if client else "unknown"
+                    if not await self.rates.hit(rate, host):
                         most = getattr(self.rates.config, rate)
                         body = json.dumps(error_message(
                             "rate_limited", f"too many {what} from you (at most {most}); wait a little"))
