@@ -193,15 +193,14 @@ def check_findings(decks: list[Any], paths: list[str], strict: bool, simulate: i
 def is_creature_set(path: str) -> bool:
     """Whether ``path`` names a Crazy Creatures set (shipped or a variant file):
     such a file has top-level ``colours`` and ``numbers`` and no ``[set]`` table."""
-    import tomllib
-
+    from gloomtable.engine.textdata import TextDataError, load_toml
     from gloomtable.games.creatures.cards import SHIPPED_SET
 
     if path == SHIPPED_SET:
         return True
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        data = load_toml(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TextDataError):
         return False
     return "set" not in data and "colours" in data and "numbers" in data
 

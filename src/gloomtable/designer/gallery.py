@@ -71,14 +71,13 @@ def gallery_data(paths: list[str]) -> dict[str, Any]:
 
 def gallery_data_from_text(text: str, source: str = "uploaded deck") -> dict[str, Any]:
     """Faces of a deck sent as TOML text (the served page's "open a deck file")."""
-    import tomllib
-
+    from gloomtable.engine.textdata import TextDataError, load_toml
     from gloomtable.games.gloom.deck import DeckError
 
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(source, [f"not valid TOML: {exc}"]) from None
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise DeckError(source, [str(exc)]) from None
     return faces_of(build_deck(data, source))
 
 

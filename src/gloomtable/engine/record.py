@@ -14,6 +14,7 @@ from typing import Any
 
 from gloomtable.engine.errors import GloomtableError, ReplayError
 from gloomtable.engine.protocol import Game, State
+from gloomtable.engine.textdata import TextDataError, load_json
 
 FORMAT = "gloomtable-record/1"
 
@@ -91,9 +92,9 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordFormatError(f"not JSON: {exc}") from exc
+            data = load_json(text)
+        except TextDataError as exc:
+            raise RecordFormatError(str(exc)) from None
         return cls.from_dict(data)
 
     @classmethod

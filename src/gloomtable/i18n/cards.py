@@ -21,13 +21,13 @@ reads these files."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from gloomtable.engine import GloomtableError
+from gloomtable.engine.textdata import TextDataError, load_toml
 
 GLOOM_SETS_PACKAGE = "gloomtable.games.gloom.sets"
 CREATURES_PACKAGE = "gloomtable.games.creatures"
@@ -57,9 +57,9 @@ def _read(name: str, where: Any) -> dict[str, Any]:
     except OSError:
         return {}
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TranslationFileError(f"{name}: not valid TOML: {exc}") from None
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise TranslationFileError(f"{name}: {exc}") from None
     for table in ("families", "cards", "colours", "machine", "set"):
         value = data.get(table, {})
         if not isinstance(value, dict) or not all(isinstance(v, dict) for k, v in value.items()

@@ -16,13 +16,13 @@ lesson shows its text as written where no catalogue has it.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gloomtable.engine import GloomtableError
+from gloomtable.engine.textdata import TextDataError, load_toml
 from gloomtable.games import registry
 
 LESSON_DIRS = {e.package: Path(__file__).resolve().parents[1] / "games" / e.package / "lessons"
@@ -143,11 +143,13 @@ def load_lesson(path: str | Path) -> Lesson:
     """Read and validate one lesson file; errors name the file, the step and the field."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = load_toml(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise LessonError(f"{path}: cannot read the lesson ({exc.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise LessonError(f"{path}: not valid TOML ({exc})") from None
+    except TextDataError as exc:
+        raise LessonError(f"{path}: {exc}") from None
     try:
         return Lesson.model_validate({**data.get("lesson", {}), "steps": data.get("step", [])})
     except ValidationError as exc:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gloomtable.engine import ConfigError
+from gloomtable.engine.textdata import TextDataError, load_json
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.cluster import Cluster
@@ -364,9 +364,9 @@ async def _hello(websocket: WebSocket, timeout: float) -> str | None:
     if len(text) > MAX_MESSAGE:
         raise ServerError("too_large", f"the hello has {len(text)} characters; at most {MAX_MESSAGE}")
     try:
-        msg = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ServerError("bad_json", "the hello is not JSON") from None
+        msg = load_json(text)
+    except TextDataError as exc:
+        raise ServerError("bad_json", f"the hello is {exc}") from None
     if not isinstance(msg, dict) or msg.get("type") != "hello":
         raise ServerError("hello_needed", 'the first message must be {"type": "hello", "token": ...}')
     token = msg.get("token")
@@ -446,9 +446,9 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
     if len(text) > MAX_MESSAGE:
         raise ServerError("too_large", f"the message has {len(text)} characters; at most {MAX_MESSAGE}")
     try:
-        msg = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):  # nesting deeper than Python's stack is not JSON to us
-        raise ServerError("bad_json", "the message is not JSON") from None
+        msg = load_json(text)
+    except TextDataError as exc:  # also nested too deep, or a number too long to convert
+        raise ServerError("bad_json", f"the message is {exc}") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ServerError("bad_message", 'a message is a JSON object with a "type"')
     kind = msg["type"]

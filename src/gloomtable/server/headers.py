@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-import json
 import re
 from typing import Any
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gloomtable.engine.textdata import TextDataError, load_json
 from gloomtable.server.errors import ServerError
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -99,9 +99,9 @@ async def read_json(request: Request, cap: int, timeout: float) -> dict[str, Any
                           f"(got {kind[:60] or 'no Content-Type'})", 415)
     raw = await read_body(request, cap, timeout)
     try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ServerError("bad_json", "the request body is not JSON") from None
+        data = load_json(raw or b"{}")
+    except TextDataError as exc:
+        raise ServerError("bad_json", f"the request body is {exc}") from None
     if not isinstance(data, dict):
         raise ServerError("bad_message", "the request body must be a JSON object")
     return data

@@ -8,7 +8,6 @@ values are for people (views, logs, tests); the tuples are for the hot path.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gloomtable.engine import GloomtableError
+from gloomtable.engine.textdata import TextDataError, load_toml
 
 NUM_COLOURS = 4
 """One Machine and one pile per colour; the action space assumes four."""
@@ -188,9 +188,9 @@ def load_set(path: str | Path | None = None) -> CreatureSet:
                 "(.toml); Gloom's sets (classic, gloomier) do not fit this game")
             raise CreatureSetError(f"cannot read {path}: {exc.strerror}{hint}") from exc
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CreatureSetError(f"{source}: not valid TOML: {exc}") from exc
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise CreatureSetError(f"{source}: {exc}") from None
     return parse_set(data, source)
 
 

@@ -7,7 +7,6 @@ Schema derived from these models, for editors that autocomplete.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import replace
 from importlib import resources
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gloomtable.engine import GloomtableError
+from gloomtable.engine.textdata import TextDataError, load_toml
 from gloomtable.games.gloom.cards import (
     BLANK,
     CLASSIC_ICONS,
@@ -349,11 +349,9 @@ def read_set(path_or_set: str | Path) -> tuple[str, str]:
 def parse_deck(text: str, source: str, index_offset: int = 0) -> Deck:
     """A deck from the TOML ``text`` of ``source``. Raises :class:`DeckError`."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(source, [f"not valid TOML: {exc}"]) from None
-    except RecursionError:
-        raise DeckError(source, ["not valid TOML: nested too deeply"]) from None
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise DeckError(source, [str(exc)]) from None
     return build_deck(data, source, index_offset)
 
 
