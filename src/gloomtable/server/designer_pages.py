@@ -6,6 +6,7 @@ The pages live in the server, which imports the designer below it, never the rev
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
@@ -42,6 +43,37 @@ def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[
     return record, names, stand_ins
 
 
+CHRONICLES_KEPT = 32
+"""Chronicles kept told (a finished game's never changes; telling one replays it)."""
+
+
+@lru_cache(maxsize=8)
+def _shipped_faces(name: str) -> dict[str, Any]:
+    """The gallery's faces of a shipped set, read once (they change only with a release)."""
+    from gloomtable.designer.gallery import gallery_data
+
+    return gallery_data([name])
+
+
+@lru_cache(maxsize=CHRONICLES_KEPT)
+def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], lang: str) -> Any:
+    """The chronicle of a finished game, told once per record, names and language:
+    telling replays the game (tens of milliseconds), which a reload should not pay."""
+    from gloomtable.designer.chronicle import build_chronicle
+    from gloomtable.engine.record import GameRecord
+
+    return build_chronicle(GameRecord.from_json(record_json), seat_names=list(names),
+                           stand_ins=stand_ins, lang=lang)
+
+
+async def _chronicle(request: Request, table_id: str) -> Any:
+    """The chronicle of table ``table_id`` in the request's language, told off the
+    event loop (a replay must not hold every table up)."""
+    record, names, stand_ins = _table_record(request, table_id)
+    return await request.app.state.lobby.off_loop(
+        "telling the chronicle", _told, record.to_json(), tuple(names), stand_ins, _language(request))
+
+
 def _language(request: Request) -> str:
     """The page's language (``?lang=``, the switch's cookie, Accept-Language): the
     chronicle is told in it."""
@@ -63,15 +95,15 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
         return _page(served_page())
 
     @app.get("/api/gallery/{name}")
-    async def gallery_set(name: str) -> dict[str, Any]:
+    async def gallery_set(name: str, request: Request) -> dict[str, Any]:
         """The faces of a shipped set (only shipped sets: the server reads no paths)."""
-        from gloomtable.designer.gallery import gallery_data
         from gloomtable.games.gloom.deck import SHIPPED_SETS
 
         if name not in SHIPPED_SETS:
             raise ServerError("not_found", f"no shipped set {name!r}; shipped: {', '.join(SHIPPED_SETS)}",
                               404)
-        return gallery_data([name])
+        return await request.app.state.lobby.off_loop(  # type: ignore[no-any-return]
+            "reading the set", _shipped_faces, name)
 
     @app.post("/api/gallery")
     async def gallery_upload(request: Request) -> Response:
@@ -86,34 +118,27 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise ServerError("bad_message", "a deck file is UTF-8 text") from None
-        try:
-            return JSONResponse(gallery_data_from_text(text))
+        try:  # a deck of up to --max-deck-body is read off the event loop
+            return JSONResponse(await request.app.state.lobby.off_loop(
+                "reading the deck", gallery_data_from_text, text))
         except DeckError as exc:
             return JSONResponse({"type": "error", "code": "bad_message", "message": str(exc).split("\n")[0],
                                  "problems": exc.problems}, status_code=400)
 
     @app.get("/api/tables/{table_id}/chronicle")
     async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
-        from gloomtable.designer.chronicle import build_chronicle
-
-        record, names, stand_ins = _table_record(request, table_id)
-        return build_chronicle(record, seat_names=names, stand_ins=stand_ins,
-                               lang=_language(request)).to_dict()
+        return (await _chronicle(request, table_id)).to_dict()  # type: ignore[no-any-return]
 
     @app.get("/api/tables/{table_id}/chronicle.md")
     async def chronicle_md(table_id: str, request: Request) -> Response:
-        from gloomtable.designer.chronicle import build_chronicle, chronicle_markdown
+        from gloomtable.designer.chronicle import chronicle_markdown
 
-        record, names, stand_ins = _table_record(request, table_id)
-        text = chronicle_markdown(build_chronicle(record, seat_names=names, stand_ins=stand_ins,
-                                                  lang=_language(request)))
+        text = chronicle_markdown(await _chronicle(request, table_id))
         return Response(text, media_type="text/markdown; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
 
     @app.get("/api/tables/{table_id}/chronicle.html")
     async def chronicle_page(table_id: str, request: Request) -> HTMLResponse:
-        from gloomtable.designer.chronicle import build_chronicle, chronicle_html
+        from gloomtable.designer.chronicle import chronicle_html
 
-        record, names, stand_ins = _table_record(request, table_id)
-        chron = build_chronicle(record, seat_names=names, stand_ins=stand_ins, lang=_language(request))
-        return _page(chronicle_html(chron))
+        return _page(chronicle_html(await _chronicle(request, table_id)))
