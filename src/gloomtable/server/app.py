@@ -33,6 +33,7 @@ from gloomtable.server.headers import SecurityHeaders, read_json
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
+from gloomtable.server.sockets import Sockets
 from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.table import Conn, LiveTable
 
@@ -48,26 +49,6 @@ SYNC_LOG = 100
 """Log entries a ``sync`` answer carries (the newest): a sync is a repair, not a replay."""
 
 
-class Sockets:
-    """Open websockets per client IP and per seat token (``--sockets-per-ip``, ``--sockets-per-token``)."""
-
-    def __init__(self) -> None:
-        self.open: dict[str, int] = {}
-
-    def take(self, key: str, most: int) -> bool:
-        if self.open.get(key, 0) >= most:
-            return False
-        self.open[key] = self.open.get(key, 0) + 1
-        return True
-
-    def give_back(self, key: str) -> None:
-        left = self.open.get(key, 0) - 1
-        if left > 0:
-            self.open[key] = left
-        else:
-            self.open.pop(key, None)
-
-
 def client_ip(request: Request | WebSocket, ipv6_prefix: int = IPV6_PREFIX) -> str:
     """The client every per-IP limit counts this request for (an IPv6 client by its
     network, :mod:`gloomtable.server.addresses`)."""
@@ -79,16 +60,20 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     """The app; ``hosts`` are the Host header values served (default: loopback names)."""
     config = limits or ServerLimits()
     rates = RateLimits(config)
-    sockets = Sockets()
+    sockets = Sockets(config.socket_count_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(db_path)
         lobby = Lobby(store, lobby_settings)
         if is_postgres(db_path):  # several processes may share it: lead only what nobody leads
+            from gloomtable.server.store_postgres import PostgresStore
+
             lobby.cluster = Cluster(lobby)
             lobby.cluster.renew_and_take()
             resumed = len(lobby.cluster.held)
+            if isinstance(store, PostgresStore):  # open sockets are counted for the site there
+                await sockets.share(store, lobby.cluster.holder)
         else:
             resumed = lobby.resume_all()
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
@@ -105,6 +90,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         finally:
             sweeper.cancel()
             rates.close()
+            await sockets.close()
             if lobby.cluster is not None:
                 await lobby.cluster.stop()
             lobby.close()
@@ -273,7 +259,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         elif not await rates.hit("ws_connect_rate", ip):
             refusal = ServerError("rate_limited", f"too many connections from you (at most "
                                   f"{config.ws_connect_rate}); wait a little", 429)
-        elif not sockets.take("ip:" + ip, config.sockets_per_ip):
+        elif not await sockets.take("ip:" + ip, config.sockets_per_ip):
             refusal = ServerError("too_many_sockets", f"your address already has {config.sockets_per_ip} "
                                   "connections open", 429)
         if refusal is not None:
@@ -297,7 +283,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                 if not await rates.hit("ws_token_connect_rate", "token:" + token):
                     raise ServerError("rate_limited", "too many connections with this seat's token (at most "
                                       f"{config.ws_token_connect_rate}); wait a little", 429)
-                if not sockets.take("token:" + token, config.sockets_per_token):
+                if not await sockets.take("token:" + token, config.sockets_per_token):
                     raise ServerError("too_many_sockets", f"this seat already has {config.sockets_per_token} "
                                       "pages open; close one", 429)
                 held.append("token:" + token)

@@ -55,6 +55,8 @@ class ServerLimits:
     ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
     sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")
     sockets_per_ip: int = _opt(64, "websockets one client IP may hold open at once")
+    socket_count_timeout: float = _opt(1.0, "seconds a new websocket waits for the site-wide count of "
+                                       "open sockets in PostgreSQL; past it, this process counts alone")
     message_rate: str = _opt("40/2seconds", "websocket messages per seat token (a spectator: per socket)")
     spectator_message_rate: str = _opt("100/2seconds", "websocket messages of spectators, per client IP")
     message_ip_rate: str = _opt("200/2seconds", "websocket messages per client IP, all its sockets together")

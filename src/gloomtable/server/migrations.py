@@ -71,6 +71,21 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             PRIMARY KEY (table_id, seat, holder)
         )""",
     ]),
+    (4, "open websockets per address and seat token, per live process (several processes)", [
+        # one row per server process, renewed with its leases: its counts hold while it lives
+        """CREATE TABLE IF NOT EXISTS members (
+            holder TEXT PRIMARY KEY,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        # key: the SHA-256 of "ip:ADDRESS" or "token:SEAT_TOKEN" (a token is a secret)
+        """CREATE TABLE IF NOT EXISTS socket_counts (
+            key TEXT NOT NULL,
+            holder TEXT NOT NULL,
+            conns INTEGER NOT NULL,
+            PRIMARY KEY (key, holder)
+        )""",
+        "CREATE INDEX IF NOT EXISTS socket_counts_holder ON socket_counts(holder)",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

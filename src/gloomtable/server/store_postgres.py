@@ -39,6 +39,8 @@ POOL_SIZE = 8
 _NOW = "EXTRACT(EPOCH FROM clock_timestamp())::float8"
 """Leases expire by the database's clock, so machines' clocks need not agree."""
 _MIGRATION_LOCK = 0x676C6F6D
+_SOCKETS_LOCK = 0x676C6F73
+"""First half of the advisory lock of one open-socket key (the second: the key's hash)."""
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -296,6 +298,72 @@ class PostgresStore:
                                      " WHERE table_id=%s ORDER BY seat", (row[0],)).fetchall()
                 out.append(table_row(row, seats, [], 0))
         return out, int(got[0]) if got else 0
+
+    # --- open websockets, counted for the site (server/sockets.py) ----------------
+
+    @contextlib.contextmanager
+    def _counts_tx(self) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction of the socket counts: its commit does not wait for the disk
+        (after a database crash every process writes its counts again from memory)."""
+        with self._tx() as conn:
+            conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
+            yield conn
+
+    def take_socket(self, key: str, holder: str, most: int) -> bool:
+        """One more open socket of ``key`` on ``holder``, if the live processes hold
+        fewer than ``most``. The key's advisory lock makes concurrent takes (from any
+        process) count one after another; a process whose member row expired no longer
+        counts (``holder`` itself always does). The rows are rebuilt from memory after
+        a database crash, so the commit need not wait for the disk."""
+        with self._tx() as conn:
+            conn.execute("SELECT set_config('synchronous_commit', 'off', true),"
+                         " pg_advisory_xact_lock(%s, hashtext(%s))", (_SOCKETS_LOCK, key))
+            return conn.execute(
+                "INSERT INTO socket_counts (key, holder, conns) SELECT %s, %s, 1"
+                " WHERE (SELECT COALESCE(SUM(s.conns), 0) FROM socket_counts s"
+                "        LEFT JOIN members m ON m.holder = s.holder"
+                f"       WHERE s.key = %s AND (s.holder = %s OR m.expires > {_NOW})) < %s"
+                " ON CONFLICT (key, holder) DO UPDATE SET conns = socket_counts.conns + 1",
+                (key, holder, key, holder, most)).rowcount == 1
+
+    def give_back_socket(self, key: str, holder: str) -> None:
+        """One socket of ``key`` on ``holder`` closed; the row goes when none is left."""
+        with self._counts_tx() as conn:
+            got = conn.execute("UPDATE socket_counts SET conns = conns - 1 WHERE key=%s AND holder=%s"
+                               " RETURNING conns", (key, holder)).fetchone()
+            if got is not None and got[0] <= 0:
+                conn.execute("DELETE FROM socket_counts WHERE key=%s AND holder=%s AND conns <= 0",
+                             (key, holder))
+
+    def renew_member(self, holder: str, ttl: float, forget: float) -> bool:
+        """Keep ``holder`` alive for ``ttl`` seconds; forget members dead for ``forget``
+        seconds and every count without a member. False if ``holder``'s row was missing
+        (new, or forgotten while it stalled): its counts must be written again."""
+        with self._counts_tx() as conn:
+            had = conn.execute(f"UPDATE members SET expires={_NOW} + %s WHERE holder=%s",
+                               (ttl, holder)).rowcount == 1
+            if not had:
+                conn.execute(f"INSERT INTO members (holder, expires) VALUES (%s, {_NOW} + %s)",
+                             (holder, ttl))
+            if conn.execute(f"DELETE FROM members WHERE expires < {_NOW} - %s", (forget,)).rowcount:
+                conn.execute("DELETE FROM socket_counts s WHERE NOT EXISTS"
+                             " (SELECT 1 FROM members m WHERE m.holder = s.holder)")
+            return had
+
+    def reset_sockets(self, holder: str, counts: dict[str, int]) -> None:
+        """Replace every count of ``holder`` with ``counts`` (after the database failed)."""
+        with self._counts_tx() as conn:
+            conn.execute("DELETE FROM socket_counts WHERE holder=%s", (holder,))
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO socket_counts (key, holder, conns) VALUES (%s, %s, %s)",
+                                [(key, holder, n) for key, n in counts.items() if n > 0])
+
+    def leave(self, holder: str) -> None:
+        """A clean stop: ``holder``'s counts go now, and it is dead from now on (its row
+        stays until forgotten, so a count written after this one is swept with it)."""
+        with self._counts_tx() as conn:
+            conn.execute("DELETE FROM socket_counts WHERE holder=%s", (holder,))
+            conn.execute(f"UPDATE members SET expires={_NOW} WHERE holder=%s", (holder,))
 
     # --- hearing other processes -------------------------------------------------
 
