@@ -38,10 +38,11 @@ def fresh_prefix() -> str:
 
 
 class StallingProxy:
-    """TCP from a free port on 127.0.0.1 to Redis. ``stall()`` stops passing bytes either
-    way (connections stay open, new ones are accepted): Redis as slow as it gets."""
+    """TCP from a free port on 127.0.0.1 to Redis (or ``upstream``). ``stall()`` stops passing
+    bytes either way (connections stay open, new ones are accepted): Redis as slow as it gets."""
 
-    def __init__(self) -> None:
+    def __init__(self, upstream: tuple[str, int] = (REDIS_HOST, REDIS_PORT)) -> None:
+        self.upstream = upstream
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.listener.getsockname()[1])
         self.passing = threading.Event()
@@ -57,13 +58,17 @@ class StallingProxy:
     def stall(self) -> None:
         self.passing.clear()
 
+    def resume(self) -> None:
+        """Pass bytes again, what was held first."""
+        self.passing.set()
+
     def _accept(self) -> None:
         while not self.closed:
             try:
                 client, _ = self.listener.accept()
             except OSError:
                 return
-            upstream = socket.create_connection((REDIS_HOST, REDIS_PORT))
+            upstream = socket.create_connection(self.upstream)
             self.sockets += [client, upstream]
             for src, dst in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
