@@ -11,13 +11,13 @@ and a fresh request still works.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import socket
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from gloomtable.server.testing import ServerProcess
 from reliability_support import scaled
+from server_support import create_table, open_ws, read_until
 
 MAX_MESSAGES = 2000
 """No read loop reads more messages than this."""
@@ -47,33 +48,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
-    body.setdefault("seats", [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}])
-    body.setdefault("seed", 5)
-    r = httpx.post(server.url + "/api/tables", json=body, timeout=20)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-@contextlib.contextmanager
-def ws(server: ServerProcess, table: dict[str, Any], token: str | None) -> Iterator[ClientConnection]:
-    url = f"{server.ws_url}/ws/{table['id']}"
-    with connect(url, max_queue=4096, max_size=2**22, open_timeout=20) as conn:
-        conn.send(server.hello(token))
-        yield conn
-
-
-def read_until(conn: ClientConnection, want: Callable[[dict[str, Any]], bool],
-               timeout: float = 15) -> dict[str, Any]:
-    """The next message satisfying ``want``, bounded in messages and time."""
-    deadline = time.monotonic() + timeout
-    for _ in range(MAX_MESSAGES):
-        raw = conn.recv(timeout=max(0.05, deadline - time.monotonic()))
-        msg = json.loads(raw)
-        assert isinstance(msg, dict) and isinstance(msg.get("type"), str)
-        if want(msg):
-            return msg
-    raise AssertionError("no such message")
+create = partial(create_table, seed=5)
+"""Every table here deals the same shuffle."""
 
 
 def error_of(conn: ClientConnection, timeout: float = 15) -> dict[str, Any]:
@@ -104,7 +80,7 @@ def stored_actions(server: ServerProcess, table_id: str) -> list[int]:
 def bystander(server: ServerProcess) -> Iterator[ClientConnection]:
     """Someone else's table and connection: must keep working through every abuse."""
     t = create(server)
-    with ws(server, t, t["invites"][0]["token"]) as conn:
+    with open_ws(server, t, t["invites"][0]["token"]) as conn:
         state_of(conn)
         yield conn
 
@@ -163,7 +139,7 @@ MALFORMED: list[tuple[str | bytes, set[str]]] = [
 @pytest.mark.slow
 def test_malformed_messages_get_json_errors_and_change_nothing(
         server: ServerProcess, table: dict[str, Any]) -> None:
-    with ws(server, table, table["invites"][0]["token"]) as conn:
+    with open_ws(server, table, table["invites"][0]["token"]) as conn:
         first = state_of(conn)
         for raw, codes in MALFORMED:
             time.sleep(0.1)  # stay under the rate limit (20 a second): that has its own test
@@ -184,7 +160,7 @@ def test_malformed_messages_get_json_errors_and_change_nothing(
 
 def test_deeply_nested_json_is_bad_json(server: ServerProcess, table: dict[str, Any]) -> None:
     """A short message nested deeper than Python's stack is refused as bad_json."""
-    with ws(server, table, None) as conn:
+    with open_ws(server, table, None) as conn:
         state_of(conn)
         conn.send("[" * 5000)
         assert error_of(conn)["code"] == "bad_json"
@@ -229,7 +205,7 @@ def test_random_messages_get_known_answers(server: ServerProcess, fuzz_conn: Cli
 @pytest.fixture(scope="module")
 def fuzz_conn(server: ServerProcess) -> Iterator[ClientConnection]:
     t = create(server)
-    with ws(server, t, t["invites"][0]["token"]) as conn:
+    with open_ws(server, t, t["invites"][0]["token"]) as conn:
         state_of(conn)
         yield conn
 
@@ -239,7 +215,7 @@ def test_oversized_messages(server: ServerProcess, table: dict[str, Any]) -> Non
     frame limit: that connection is closed; everyone else carries on, and the
     same seat reconnects."""
     token = table["invites"][0]["token"]
-    with ws(server, table, token) as conn:
+    with open_ws(server, table, token) as conn:
         state_of(conn)
         for size in (8193, 20_000, 60_000):
             conn.send('{"type": "ping", "pad": "' + "x" * size + '"}')
@@ -251,13 +227,13 @@ def test_oversized_messages(server: ServerProcess, table: dict[str, Any]) -> Non
             for _ in range(MAX_MESSAGES):
                 conn.recv(timeout=15)
         count("oversized frames cut off")
-    with ws(server, table, token) as again:
+    with open_ws(server, table, token) as again:
         assert state_of(again)["state_id"] == 0
 
 
 def test_out_of_turn_stale_and_replayed_actions(server: ServerProcess, table: dict[str, Any]) -> None:
-    with ws(server, table, table["invites"][0]["token"]) as a, \
-            ws(server, table, table["invites"][1]["token"]) as b:
+    with open_ws(server, table, table["invites"][0]["token"]) as a, \
+            open_ws(server, table, table["invites"][1]["token"]) as b:
         sa, sb = state_of(a), state_of(b)
         decider, waiter = (a, b) if sa["choices"] else (b, a)
         msg = sa if sa["choices"] else sb
@@ -289,7 +265,7 @@ def test_tokens(server: ServerProcess, table: dict[str, Any]) -> None:
     bad_tokens = [other["invites"][0]["token"], other["host_token"], table["host_token"], "x",
                   "A" * 4000, "' OR 1=1 --", "%00", "../" * 20, table["invites"][0]["token"][:-1]]
     for token in bad_tokens:
-        with ws(server, table, token) as conn:
+        with open_ws(server, table, token) as conn:
             err = error_of(conn)
             assert err["code"] == "bad_token", err
             with pytest.raises(ConnectionClosed) as closed:
@@ -304,7 +280,7 @@ def test_tokens(server: ServerProcess, table: dict[str, Any]) -> None:
     except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed):
         pass
     count("bad tokens refused")
-    with ws(server, table, None) as spectator:
+    with open_ws(server, table, None) as spectator:
         msg = state_of(spectator)
         assert msg["seat"] is None and msg["choices"] == [] and msg["view"].get("hand") is None
         spectator.send(json.dumps({"type": "act", "action": 0, "state_id": 0}))
@@ -312,7 +288,7 @@ def test_tokens(server: ServerProcess, table: dict[str, Any]) -> None:
         spectator.send(json.dumps({"type": "name", "name": "Mallory"}))
         assert error_of(spectator)["code"] == "read_only"
     closed_table = create(server, spectators=False)
-    with ws(server, closed_table, None) as conn:
+    with open_ws(server, closed_table, None) as conn:
         assert error_of(conn)["code"] == "no_spectators"
     for path in ("nosuchtable", "x" * 65, "%2e%2e"):
         with connect(f"{server.ws_url}/ws/{path}", open_timeout=20) as conn:
@@ -327,7 +303,7 @@ def test_tokens(server: ServerProcess, table: dict[str, Any]) -> None:
 @pytest.mark.slow
 def test_flood_is_rate_limited_and_others_are_served(
         server: ServerProcess, table: dict[str, Any], bystander: ClientConnection) -> None:
-    with ws(server, table, None) as flood:
+    with open_ws(server, table, None) as flood:
         state_of(flood)
         sent = 0
         try:
@@ -435,7 +411,7 @@ def test_script_in_names_and_narration_is_stored_as_text(server: ServerProcess) 
     minus control characters, cut to the documented lengths."""
     t = create(server, seats=[{"kind": "person", "name": SCRIPTS[0]}, {"kind": "person", "name": SCRIPTS[2]}])
     assert [s["name"] for s in t["seats"]] == [SCRIPTS[0][:40], SCRIPTS[2][:40]]
-    with ws(server, t, t["invites"][0]["token"]) as a, ws(server, t, t["invites"][1]["token"]) as b:
+    with open_ws(server, t, t["invites"][0]["token"]) as a, open_ws(server, t, t["invites"][1]["token"]) as b:
         sa, sb = state_of(a), state_of(b)
         conn, msg = (a, sa) if sa["choices"] else (b, sb)
         conn.send(json.dumps({"type": "act", "action": msg["choices"][0]["action"], "state_id": 0,
@@ -455,7 +431,7 @@ def test_script_in_names_and_narration_never_runs_in_chromium(server: ServerProc
     from playwright.sync_api import sync_playwright
 
     t = create(server, seats=[{"kind": "person", "name": SCRIPTS[0]}, {"kind": "person", "name": SCRIPTS[2]}])
-    with ws(server, t, t["invites"][0]["token"]) as a, ws(server, t, t["invites"][1]["token"]) as b:
+    with open_ws(server, t, t["invites"][0]["token"]) as a, open_ws(server, t, t["invites"][1]["token"]) as b:
         sa, sb = state_of(a), state_of(b)
         conn, msg = (a, sa) if sa["choices"] else (b, sb)
         conn.send(json.dumps({"type": "act", "action": msg["choices"][0]["action"], "state_id": 0,

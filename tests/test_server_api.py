@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
-from gloomtable.server.errors import CODES
 from gloomtable.server.testing import ServerProcess
+from server_support import assert_error, create_table, invite_token, next_of, open_ws
 
 THREE = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -24,27 +24,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield srv
 
 
-def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
-    body.setdefault("seats", THREE)
-    r = httpx.post(server.url + "/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def recv(ws: ClientConnection, kind: str, limit: int = 50) -> dict[str, Any]:
-    """The next message of type ``kind`` (bounded)."""
-    for _ in range(limit):
-        msg = json.loads(ws.recv(timeout=10))
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind!r} message in {limit}")
-
-
-def assert_error(resp: httpx.Response, status: int, code: str) -> None:
-    assert resp.status_code == status, resp.text
-    data = resp.json()
-    assert data["type"] == "error" and data["code"] == code and data["message"]
-    assert code in CODES
+create = partial(create_table, seats=THREE)
+"""A table of one person and two bots, unless a test says otherwise."""
 
 
 def test_the_lobby_answers_head_and_the_browsers_icon_request(server: ServerProcess) -> None:
@@ -109,52 +90,47 @@ def test_cards_catalogue_is_public_and_complete(server: ServerProcess) -> None:
 
 def test_websocket_refusals(server: ServerProcess) -> None:
     t = create(server, spectators=False)
-    with connect(f"{server.ws_url}/ws/{t['id']}") as ws:
-        ws.send(server.hello("forged"))
-        assert recv(ws, "error")["code"] == "bad_token"
-    with connect(f"{server.ws_url}/ws/{t['id']}") as ws:
-        ws.send(server.hello(None))
-        assert recv(ws, "error")["code"] == "no_spectators"
+    with open_ws(server, t, "forged") as ws:
+        assert next_of(ws, "error")["code"] == "bad_token"
+    with open_ws(server, t, None) as ws:
+        assert next_of(ws, "error")["code"] == "no_spectators"
     with connect(f"{server.ws_url}/ws/nosuchtable") as ws:
-        assert recv(ws, "error")["code"] == "not_found"
+        assert next_of(ws, "error")["code"] == "not_found"
 
 
 def test_messages_are_checked_in_order(server: ServerProcess) -> None:
     t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=3)
     tok0, tok1 = (i["token"] for i in t["invites"])
-    base = f"{server.ws_url}/ws/{t['id']}"
-    with connect(base) as a, connect(base) as b, connect(base) as spec:
-        for conn, tok in ((a, tok0), (b, tok1), (spec, None)):
-            conn.send(server.hello(tok))
-        recv(a, "welcome")
-        sa = recv(a, "state")
-        sb = recv(b, "state")
-        watcher = recv(spec, "state")
+    with open_ws(server, t, tok0) as a, open_ws(server, t, tok1) as b, open_ws(server, t, None) as spec:
+        next_of(a, "welcome")
+        sa = next_of(a, "state")
+        sb = next_of(b, "state")
+        watcher = next_of(spec, "state")
         assert watcher["view"]["hand"] is None and watcher["choices"] == [] and watcher["seat"] is None
         mover, other = (a, b) if sa["deciding"] == 0 else (b, a)
         first = sa if mover is a else sb
         assert first["choices"], "the deciding seat is told its choices"
         legal = [c["action"] for c in first["choices"]]
         other.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"]}))
-        refused = recv(other, "error")
+        refused = next_of(other, "error")
         assert refused["code"] == "not_your_turn"
         deciding = first["seats"][first["deciding"]]  # told by the seat's name, numbered from 1
         assert f"it is {deciding['name']}'s decision (seat {first['deciding'] + 1})" in refused["message"]
         mover.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"] + 5}))
-        assert recv(mover, "error")["code"] == "stale_state"
-        assert recv(mover, "state")["state_id"] == first["state_id"]  # refreshed politely
+        assert next_of(mover, "error")["code"] == "stale_state"
+        assert next_of(mover, "state")["state_id"] == first["state_id"]  # refreshed politely
         mover.send(json.dumps({"type": "act", "action": 10**6, "state_id": first["state_id"]}))
-        assert recv(mover, "error")["code"] == "illegal_action"
+        assert next_of(mover, "error")["code"] == "illegal_action"
         spec.send(json.dumps({"type": "act", "action": legal[0], "state_id": 0}))
-        assert recv(spec, "error")["code"] == "read_only"
+        assert next_of(spec, "error")["code"] == "read_only"
         for bad, code in (("{", "bad_json"), ("[]", "bad_message"), ('{"type": "dance"}', "bad_message"),
                           ('{"type": "act", "action": true, "state_id": 0}', "bad_message"),
                           ("x" * 9000, "too_large")):
             mover.send(bad)
-            assert recv(mover, "error")["code"] == code
+            assert next_of(mover, "error")["code"] == code
         mover.send(json.dumps({"type": "act", "action": legal[0], "state_id": first["state_id"],
                                "narration": "It rained <b>all</b> day."}))
-        after = recv(mover, "state")
+        after = next_of(mover, "state")
         assert after["state_id"] == first["state_id"] + 1
         said = [e["text"] for e in after["log"] if e["kind"] == "narration"]
         assert said == ["It rained <b>all</b> day."]  # stored as text; the page shows it as text
@@ -163,8 +139,7 @@ def test_messages_are_checked_in_order(server: ServerProcess) -> None:
 def test_rate_limit(server: ServerProcess) -> None:
     t = create(server)
     # a deep client queue, so unread replies do not hold up the closing handshake
-    with connect(f"{server.ws_url}/ws/{t['id']}", max_queue=512) as ws:
-        ws.send(server.hello(t["invites"][0]["token"]))
+    with open_ws(server, t, invite_token(t, 0), max_queue=512) as ws:
         for _ in range(70):  # a burst of 40 passes, the rest are refused (50 refusals would close)
             ws.send('{"type": "ping"}')
         ws.send('{"type": "ping"}')

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -15,6 +16,7 @@ import pytest
 from cluster_support import Person, check_against_replay, lease_holder, member_id, servers_on, wait_for
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
+from server_support import create_table
 
 # Two or three real server processes on PostgreSQL per test: the slow tier.
 pytestmark = pytest.mark.slow
@@ -23,10 +25,8 @@ SEATS = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
          {"kind": "bot", "level": "random", "name": "Cy"}]
 
 
-def new_table(srv: ServerProcess, **options: object) -> dict[str, object]:
-    r = httpx.post(srv.url + "/api/tables", json={"seats": SEATS, "listed": False, **options}, timeout=10)
-    assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+new_table = partial(create_table, seats=SEATS, listed=False, timeout=10)
+"""An unlisted table of Ada, Bo and a bot (201 asserted)."""
 
 
 def race_one_move(p: Person, other: ServerProcess) -> None:

@@ -5,22 +5,22 @@ site, not once per process (docs/security.md, docs/deploy.md)."""
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
-import httpx
 import pytest
 
 from cluster_support import servers_on, wait_for
-from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
+from server_support import post_table
 
 pytestmark = pytest.mark.slow  # two real server processes on PostgreSQL
 
 SEATS = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}]
 
 
-def create(srv: ServerProcess) -> httpx.Response:
-    return httpx.post(srv.url + "/api/tables", json={"seats": SEATS, "listed": False}, timeout=20)
+create = partial(post_table, seats=SEATS, listed=False)
+"""Ask one process for a table; its answer, whatever it is."""
 
 
 def test_max_open_tables_counts_every_process_tables(tmp_path: Path) -> None:

@@ -3,35 +3,28 @@ unfinished game goes on where it stopped on the other side."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
+import server_support
 from cli_support import gloom
 from gloomtable.games import make_game
 from gloomtable.server.store import open_store
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
-from test_server_play import create, play_first_choice, ws_for
+from server_support import create_table, invite_token, open_ws, play_first_choice
 
 GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 
 
-def next_state(ws: Any, until: Any = None, timeout: float = 20) -> dict[str, Any]:
-    """The next state message that satisfies ``until``; an error message fails the test."""
-    deadline = time.monotonic() + timeout
-    for _ in range(5000):
-        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        assert msg["type"] != "error", msg
-        if msg["type"] == "state" and (until is None or until(msg)):
-            return msg
-    raise AssertionError("no such state")
+next_state = partial(server_support.next_state, fail_on_error=True)
+"""The next state message (that satisfies ``until``); an error message fails the test."""
 
 
 def gloom_db_copy(src: str, dst: str) -> subprocess.CompletedProcess[str]:
@@ -44,12 +37,13 @@ def test_a_copied_unfinished_table_resumes_on_the_other_side(tmp_path: Path) -> 
     sqlite_db = str(tmp_path / "before.db")
     with fresh_schema() as url:
         with ServerProcess(sqlite_db) as srv:
-            finished = create(srv, seats=[{"kind": "bot"}] * 2, bot_delay_ms=0, seed=3)
-            with ws_for(srv, finished, None) as ws:
+            finished = create_table(srv, seats=[{"kind": "bot"}] * 2, bot_delay_ms=0, seed=3)
+            with open_ws(srv, finished) as ws:
                 next_state(ws, lambda m: m["over"], timeout=40)
-            t = create(srv, seats=[{"kind": "person", "name": "Ada"}, {"kind": "bot", "level": "random"}],
-                       bot_delay_ms=0, seed=5, turn_timer=600)
-            with ws_for(srv, t, 0) as ada:
+            t = create_table(srv, seats=[{"kind": "person", "name": "Ada"},
+                                         {"kind": "bot", "level": "random"}],
+                             bot_delay_ms=0, seed=5, turn_timer=600)
+            with open_ws(srv, t, invite_token(t, 0)) as ada:
                 msg = next_state(ada, lambda m: m["choices"])
                 for _ in range(4):
                     play_first_choice(ada, msg)
@@ -64,7 +58,7 @@ def test_a_copied_unfinished_table_resumes_on_the_other_side(tmp_path: Path) -> 
 
         with ServerProcess(url, log=tmp_path / "pg.log") as srv:
             assert httpx.get(f"{srv.url}/api/tables/{finished['id']}").json()["over"]
-            with ws_for(srv, t, 0) as ada:
+            with open_ws(srv, t, invite_token(t, 0)) as ada:
                 msg = next_state(ada, lambda m: m["choices"])
                 # the same decision, the same view, the same stored deadline (not a fresh one)
                 assert msg["state_id"] == before["state_id"] and msg["view"] == before["view"]

@@ -3,7 +3,6 @@ replay, hidden hands, timers, stand-in bots and playing again (issue 6)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import time
@@ -12,42 +11,18 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess
-
-MAX_MESSAGES = 5000
+from server_support import create_table, invite_token, next_state, open_ws, play_first_choice
 
 
 @pytest.fixture
 def server(tmp_path: Any) -> Iterator[ServerProcess]:
     with ServerProcess(tmp_path / "tables.db") as srv:
         yield srv
-
-
-def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
-    r = httpx.post(server.url + "/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-@contextlib.contextmanager
-def ws_for(server: ServerProcess, table: dict[str, Any], seat: int | None) -> Iterator[ClientConnection]:
-    with connect(f"{server.ws_url}/ws/{table['id']}", max_queue=4096) as conn:
-        conn.send(server.hello(None if seat is None else table["invites"][seat]["token"]))
-        yield conn
-
-
-def next_state(ws: ClientConnection, until: Any = None, timeout: float = 20) -> dict[str, Any]:
-    """The next state message (that satisfies ``until``), bounded in messages and time."""
-    deadline = time.monotonic() + timeout
-    for _ in range(MAX_MESSAGES):
-        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if msg["type"] == "state" and (until is None or until(msg)):
-            return msg
-    raise AssertionError("no such state")
 
 
 def stored_record(server: ServerProcess, table_id: str) -> GameRecord:
@@ -63,18 +38,11 @@ def stored_record(server: ServerProcess, table_id: str) -> GameRecord:
     return GameRecord(game, json.loads(config), seed, [a for a, _ in rows], narration)
 
 
-def play_first_choice(ws: ClientConnection, msg: dict[str, Any], narration: str | None = None) -> None:
-    body: dict[str, Any] = {"type": "act", "action": msg["choices"][0]["action"], "state_id": msg["state_id"]}
-    if narration:
-        body["narration"] = narration
-    ws.send(json.dumps(body))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["gloom", "creatures"])
 def test_bots_play_a_whole_game_and_the_store_replays_it(server: ServerProcess, game: str) -> None:
-    t = create(server, game=game, seats=[{"kind": "bot"}] * 3, bot_delay_ms=0, seed=11)
-    with ws_for(server, t, None) as spectator:
+    t = create_table(server, game=game, seats=[{"kind": "bot"}] * 3, bot_delay_ms=0, seed=11)
+    with open_ws(server, t) as spectator:
         final = next_state(spectator, lambda m: m["over"], timeout=40)
         spectator.send('{"type": "sync"}')
         full_log = next_state(spectator)["log"]  # a sync resends the log from the start
@@ -102,15 +70,15 @@ def act_at(socks: dict[int, ClientConnection], states: dict[int, dict[str, Any]]
 
 @pytest.mark.slow
 def test_killed_server_resumes_every_unfinished_table(server: ServerProcess) -> None:
-    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=4)
-    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+    t = create_table(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=4)
+    with open_ws(server, t, invite_token(t, 0)) as a, open_ws(server, t, invite_token(t, 1)) as b:
         socks = {0: a, 1: b}
         for state_id in range(12):
             act_at(socks, states_at(socks, state_id), narration="Steady now." if state_id == 3 else None)
         before = states_at(socks, 12)
     server.kill()
     server.start()
-    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+    with open_ws(server, t, invite_token(t, 0)) as a, open_ws(server, t, invite_token(t, 1)) as b:
         socks = {0: a, 1: b}
         after = states_at(socks, 12)
         for seat in (0, 1):
@@ -127,11 +95,11 @@ def _names(msgs: list[str], names: set[str]) -> set[str]:
 
 @pytest.mark.slow
 def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
-    t = create(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=8)
+    t = create_table(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=8)
     cards = httpx.get(f"{server.url}/api/tables/{t['id']}/cards").json()["cards"]
     raw: dict[int, list[str]] = {0: [], 1: []}
     hands: dict[int, list[set[int]]] = {0: [], 1: []}
-    with ws_for(server, t, 0) as a, ws_for(server, t, 1) as b:
+    with open_ws(server, t, invite_token(t, 0)) as a, open_ws(server, t, invite_token(t, 1)) as b:
         socks = {0: a, 1: b}
         deciding = None
         for state_id in range(30):
@@ -168,9 +136,9 @@ def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
 def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout: str) -> None:
     # the stand-in is "easy", which plays rather than passes when it can (bots draw their own
     # randomness, not the deal's, so a random one might pass)
-    t = create(server, seats=[{"kind": "person", "level": "easy"}] * 2, turn_timer=1, on_timeout=on_timeout,
-               seed=2)
-    with ws_for(server, t, None) as spectator:
+    t = create_table(server, seats=[{"kind": "person", "level": "easy"}] * 2, turn_timer=1,
+                     on_timeout=on_timeout, seed=2)
+    with open_ws(server, t) as spectator:
         first = next_state(spectator)
         assert first["deadline"] and first["deadline"] > time.time()
         next_state(spectator, lambda m: m["state_id"] >= 3, timeout=12)
@@ -195,12 +163,12 @@ def actors_of(server: ServerProcess, table_id: str, seat: int) -> list[str]:
 
 @pytest.mark.slow
 def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: ServerProcess) -> None:
-    t = create(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True, absent_after=0.2,
-               bot_delay_ms=0, seed=6)
-    with ws_for(server, t, None) as spectator:
+    t = create_table(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True,
+                     absent_after=0.2, bot_delay_ms=0, seed=6)
+    with open_ws(server, t) as spectator:
         next_state(spectator, lambda m: m["state_id"] >= 6, timeout=15)
     assert set(actors_of(server, t["id"], 0)) == {"stand_in"}
-    with ws_for(server, t, 0) as me:
+    with open_ws(server, t, invite_token(t, 0)) as me:
         msg = next_state(me, lambda m: bool(m["choices"]) or m["over"], timeout=15)
         assert not msg["over"]
         assert msg["seats"][0]["connected"] and not msg["seats"][0]["stand_in"]
@@ -216,13 +184,13 @@ def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: Serv
 
 @pytest.mark.slow
 def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
-    t = create(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
-               bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)
+    t = create_table(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
+                     bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)
     token = t["invites"][0]["token"]
-    waiting = create(server, seats=[{"kind": "person"}, {"kind": "person"}])
+    waiting = create_table(server, seats=[{"kind": "person"}, {"kind": "person"}])
     r = httpx.post(f"{server.url}/api/tables/{waiting['id']}/again", json={"token": waiting["host_token"]})
     assert r.status_code == 409 and r.json()["code"] == "not_over"
-    with ws_for(server, t, None) as spectator:
+    with open_ws(server, t) as spectator:
         next_state(spectator, lambda m: m["over"], timeout=40)
         assert httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": "x"}).json()["code"] \
             == "bad_token"
@@ -231,8 +199,7 @@ def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
     assert told["next_table"] == new["id"]
     again = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
     assert again["id"] == new["id"]  # asking twice gives the same next table
-    with connect(f"{server.ws_url}/ws/{new['id']}") as ws:
-        ws.send(server.hello(token))
+    with open_ws(server, new, token) as ws:
         msg = next_state(ws)
         assert msg["seat"] == 0 and msg["state_id"] >= 0
         assert [s["kind"] for s in msg["seats"]] == ["person", "bot"]

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -23,12 +24,13 @@ import pytest
 from gloomtable.server.limits import RETRY_SHARED, ServerLimits, check_rate_storage, flag
 from gloomtable.server.testing import ServerProcess, free_port
 from redis_support import REDIS_URL, StallingProxy, fresh_prefix, require_redis
+from server_support import post_table
 
 SEATS = [{"kind": "open"}, {"kind": "open"}]
 
 
-def create(srv: ServerProcess) -> httpx.Response:
-    return httpx.post(srv.url + "/api/tables", json={"seats": SEATS}, timeout=30)
+create = partial(post_table, seats=SEATS, timeout=30)
+"""Ask one process for a table; its answer, whatever it is."""
 
 
 def shared(url: str, rate: str = "3/hour") -> list[str]:

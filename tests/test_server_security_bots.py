@@ -13,15 +13,15 @@ import httpx
 import pytest
 
 from gloomtable.server.testing import ServerProcess
-from test_server_security_seats import create, first, ws
+from server_support import create_table, next_of, open_ws
 
 
 def person_round_trips(server: ServerProcess, moves: int) -> list[float]:
     """Two people at one table play ``moves`` first choices; each act's round trip."""
-    t = create(server, bot_delay_ms=0)
+    t = create_table(server, bot_delay_ms=0)
     with contextlib.ExitStack() as stack:
-        socks = [stack.enter_context(ws(server, t["id"], inv["token"])) for inv in t["invites"]]
-        states = [first(s, "state") for s in socks]
+        socks = [stack.enter_context(open_ws(server, t["id"], inv["token"])) for inv in t["invites"]]
+        states = [next_of(s, "state") for s in socks]
         out = []
         for _ in range(moves):
             seat = states[0]["deciding"]
@@ -34,7 +34,7 @@ def person_round_trips(server: ServerProcess, moves: int) -> list[float]:
             want = msg["state_id"] + 1
             for i, s in enumerate(socks):
                 while states[i]["state_id"] < want:
-                    states[i] = first(s, "state")
+                    states[i] = next_of(s, "state")
             out.append(time.monotonic() - t0)
         return out
 
@@ -49,7 +49,7 @@ def test_row8_a_persons_move_never_waits_behind_bot_searches(tmp_path: Path) -> 
     (this server allows that, to load the bots' pool as hard as it can be)."""
     with ServerProcess(tmp_path / "bots.db", args=["--bot-workers", "1"]) as srv:
         quiet = sorted(person_round_trips(srv, 20))
-        bots = [create(srv, seats=[{"kind": "bot", "level": "hard"}] * 5, bot_delay_ms=0)["id"]
+        bots = [create_table(srv, seats=[{"kind": "bot", "level": "hard"}] * 5, bot_delay_ms=0)["id"]
                 for _ in range(12)]
         time.sleep(1.0)
         before = moves_made(srv, bots)

@@ -14,14 +14,14 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from gloomtable.server.testing import ServerProcess
+from server_support import create_table, next_of, open_ws
 
 MAX_MESSAGES = 3000
 """No read loop reads more messages than this."""
@@ -31,31 +31,6 @@ MAX_MESSAGES = 3000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with ServerProcess(tmp_path_factory.mktemp("sec") / "tables.db") as srv:
         yield srv
-
-
-def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
-    body.setdefault("seats", [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}])
-    r = httpx.post(server.url + "/api/tables", json=body, timeout=20)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-@contextlib.contextmanager
-def ws(server: ServerProcess, table: dict[str, Any], token: str | None,
-       **kw: Any) -> Iterator[ClientConnection]:
-    kw.setdefault("max_queue", 4096)
-    with connect(f"{server.ws_url}/ws/{table['id']}", max_size=2**22, open_timeout=20, **kw) as conn:
-        conn.send(server.hello(token))
-        yield conn
-
-
-def next_of(conn: ClientConnection, kind: str, timeout: float = 15) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    for _ in range(MAX_MESSAGES):
-        msg = json.loads(conn.recv(timeout=max(0.05, deadline - time.monotonic())))
-        if msg["type"] == kind:
-            return msg  # type: ignore[no-any-return]
-    raise AssertionError(f"no {kind} message")
 
 
 def rss_kb(server: ServerProcess) -> int:
@@ -113,7 +88,7 @@ def test_row4_a_huge_body_is_refused_by_its_length_before_it_is_read(server: Ser
 def test_row4_json_endpoints_want_application_json(server: ServerProcess) -> None:
     """A form or text/plain post (what another site can make a visitor's browser send
     without asking) is refused with 415 on every JSON endpoint, and creates nothing."""
-    t = create(server, listed=True, seats=[{"kind": "open"}, {"kind": "open"}])
+    t = create_table(server, listed=True, seats=[{"kind": "open"}, {"kind": "open"}])
     before = httpx.get(server.url + "/api/tables", timeout=20).json()["total"]
     body = json.dumps({"seats": [{"kind": "open"}, {"kind": "open"}], "listed": True})
     for path in ("/api/tables", f"/api/tables/{t['id']}/join", f"/api/tables/{t['id']}/again"):
@@ -177,19 +152,19 @@ def test_row10_allowed_hosts_is_a_flag(tmp_path: Path) -> None:
 def test_row10_another_sites_page_may_not_open_a_websocket(server: ServerProcess) -> None:
     """A page elsewhere cannot make a visitor's browser watch or play here: a socket whose
     Origin is another site is refused before the handshake; the server's own pages pass."""
-    table = create(server, listed=False)
+    table = create_table(server, listed=False)
     evil = "http://evil.example"
     with pytest.raises(InvalidStatus) as refused, connect(
             f"{server.ws_url}/ws/{table['id']}", origin=evil, open_timeout=20):  # type: ignore[arg-type]
         pass
     assert refused.value.response.status_code == 403
     assert b"bad_origin" in refused.value.response.body
-    with ws(server, table, table["invites"][0]["token"], origin=server.url) as conn:  # the page's own
+    with open_ws(server, table, table["invites"][0]["token"], origin=server.url) as conn:  # the page's own
         assert next_of(conn, "welcome")["seat"] == 0
 
 
 def test_row11_the_token_travels_in_the_first_message_never_the_url(server: ServerProcess) -> None:
-    t = create(server)
+    t = create_table(server)
     token = t["invites"][0]["token"]
     assert all("#token=" in i["link"] and "?" not in i["link"] for i in t["invites"])
     with connect(f"{server.ws_url}/ws/{t['id']}?token={token}", open_timeout=20) as conn:
@@ -198,7 +173,7 @@ def test_row11_the_token_travels_in_the_first_message_never_the_url(server: Serv
         with pytest.raises(ConnectionClosed):
             conn.recv(timeout=15)
     assert not httpx.get(f"{server.url}/api/tables/{t['id']}", timeout=20).json()["seats"][0]["connected"]
-    with ws(server, t, token) as conn:
+    with open_ws(server, t, token) as conn:
         assert next_of(conn, "welcome")["seat"] == 0
     with connect(f"{server.ws_url}/ws/{t['id']}", open_timeout=20) as conn:
         conn.send('{"type": "ping"}')  # anything but hello first: refused
@@ -211,10 +186,10 @@ def test_row11_the_token_travels_in_the_first_message_never_the_url(server: Serv
 def test_row7_sync_answers_small_and_has_a_cooldown(server: ServerProcess) -> None:
     """The issue's 16-byte sync got 43 KB back, as often as asked. Now the answer is one
     state with the newest log entries, and a second sync within the cooldown is refused."""
-    t = create(server, seats=[{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
-               bot_delay_ms=0)
+    t = create_table(server, seats=[{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+                     bot_delay_ms=0)
     token = t["invites"][0]["token"]
-    with ws(server, t, token) as conn:
+    with open_ws(server, t, token) as conn:
         next_of(conn, "state")
         conn.send('{"type": "sync"}')
         sizes, codes = [], []
@@ -230,21 +205,21 @@ def test_row7_sync_answers_small_and_has_a_cooldown(server: ServerProcess) -> No
                 codes.append(msg["code"])
         assert len(sizes) == 1 and codes == ["rate_limited", "rate_limited"], (sizes, codes)
         assert sizes[0] < 16_000, sizes
-    with ws(server, t, token) as again:  # a new socket does not reset the cooldown
+    with open_ws(server, t, token) as again:  # a new socket does not reset the cooldown
         next_of(again, "state")
         again.send('{"type": "sync"}')
         assert next_of(again, "error")["code"] == "rate_limited"
 
 
 def test_row7_the_message_limit_survives_reconnecting(server: ServerProcess) -> None:
-    t = create(server)
+    t = create_table(server)
     token = t["invites"][0]["token"]
-    with ws(server, t, token) as conn:
+    with open_ws(server, t, token) as conn:
         next_of(conn, "state")
         for _ in range(60):
             conn.send('{"type": "ping"}')
         next_of(conn, "error")  # the 41st is refused (40 in 2 s)
-    with ws(server, t, token) as conn:  # a fresh socket, at once: still over the limit
+    with open_ws(server, t, token) as conn:  # a fresh socket, at once: still over the limit
         next_of(conn, "state")
         for _ in range(10):  # a fresh connection would get 10 pongs
             conn.send('{"type": "ping"}')
@@ -262,18 +237,18 @@ def test_row7_the_message_limit_survives_reconnecting(server: ServerProcess) -> 
 
 def test_row7_a_seat_token_opens_only_a_few_sockets(tmp_path: Path) -> None:
     with ServerProcess(tmp_path / "t.db", args=["--sockets-per-token", "3"]) as srv:
-        t = create(srv)
+        t = create_table(srv)
         token = t["invites"][0]["token"]
         with contextlib.ExitStack() as stack:
             for _ in range(3):
-                next_of(stack.enter_context(ws(srv, t, token)), "welcome")
-            with pytest.raises(ConnectionClosed) as closed, ws(srv, t, token) as fourth:
+                next_of(stack.enter_context(open_ws(srv, t, token)), "welcome")
+            with pytest.raises(ConnectionClosed) as closed, open_ws(srv, t, token) as fourth:
                 assert next_of(fourth, "error")["code"] == "too_many_sockets"
                 fourth.recv(timeout=15)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
-            with ws(srv, t, None) as spectator:  # others still get in
+            with open_ws(srv, t, None) as spectator:  # others still get in
                 next_of(spectator, "welcome")
-        with ws(srv, t, token) as later:  # closing one gives its place back
+        with open_ws(srv, t, token) as later:  # closing one gives its place back
             next_of(later, "welcome")
 
 
@@ -283,7 +258,7 @@ def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
     reads: the server stops queueing for it and drops it, and its memory stays flat."""
     args = ["--queue-bytes", "65536", "--send-timeout", "2", "--message-rate", "400/2seconds"]
     with ServerProcess(tmp_path / "t.db", args=args) as srv:
-        t = create(srv, seats=[{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
+        t = create_table(srv, seats=[{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}])
         token = t["invites"][0]["token"]
         sock = socket.socket()
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -334,9 +309,9 @@ def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
         assert joins[2] == 429 and 429 not in joins[:2], joins
         table = {"id": tid}
         for _ in range(4):
-            with ws(srv, table, None) as conn:
+            with open_ws(srv, table, None) as conn:
                 next_of(conn, "welcome")
-        with pytest.raises(InvalidStatus) as refused, ws(srv, table, None):  # before the handshake ends
+        with pytest.raises(InvalidStatus) as refused, open_ws(srv, table, None):  # before the handshake ends
             pass
         assert refused.value.response.status_code == 429
         assert json.loads(refused.value.response.body)["code"] == "rate_limited"

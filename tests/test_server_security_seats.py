@@ -4,7 +4,6 @@ shows it closed (rows 1, 2, 3 + 13, 5 + 6, 8, 9, 14; docs/security.md)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 import time
@@ -14,14 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
 
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess
 from reliability_support import stored
-
-PEOPLE = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}]
+from server_support import PEOPLE, assert_error, create_table, next_of, open_ws, post_table
 
 
 @pytest.fixture(scope="module")
@@ -37,36 +34,6 @@ def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server started with --allow-fixed-deals (tests, friends replaying a deal)."""
     with ServerProcess(tmp_path_factory.mktemp("fixed") / "tables.db") as srv:
         yield srv
-
-
-def create(server: ServerProcess, **body: Any) -> dict[str, Any]:
-    body.setdefault("seats", PEOPLE)
-    r = httpx.post(server.url + "/api/tables", json=body, timeout=20)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def refused(resp: httpx.Response, status: int, code: str) -> str:
-    assert resp.status_code == status, resp.text
-    data = resp.json()
-    assert data["type"] == "error" and data["code"] == code and data["message"], data
-    return str(data["message"])
-
-
-@contextlib.contextmanager
-def ws(server: ServerProcess, tid: str, token: str | None = None) -> Iterator[ClientConnection]:
-    """A socket that names its seat in its first message (the token is never in a URL)."""
-    with connect(f"{server.ws_url}/ws/{tid}", open_timeout=20, max_size=2**22) as sock:
-        sock.send(server.hello(token))
-        yield sock
-
-
-def first(sock: ClientConnection, kind: str, limit: int = 100) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = json.loads(sock.recv(timeout=20))
-        if msg["type"] == kind:
-            return dict(msg)
-    raise AssertionError(f"no {kind!r} message in {limit}")
 
 
 def listed_ids(server: ServerProcess) -> set[str]:
@@ -85,18 +52,18 @@ def listed_ids(server: ServerProcess) -> set[str]:
 
 def ping_times(server: ServerProcess, tid: str, stop: threading.Event, out: list[float]) -> None:
     """A bystander's ping round trips, until ``stop``."""
-    with ws(server, tid) as sock:
-        first(sock, "state")
+    with open_ws(server, tid) as sock:
+        next_of(sock, "state")
         while not stop.is_set():
             t0 = time.monotonic()
             sock.send('{"type": "ping"}')
-            first(sock, "pong")
+            next_of(sock, "pong")
             out.append(time.monotonic() - t0)
             time.sleep(0.05)
 
 
 def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: ServerProcess) -> None:
-    bystander = create(public)
+    bystander = create_table(public)
     stop, pings = threading.Event(), []  # type: ignore[var-annotated]
     watcher = threading.Thread(target=ping_times, args=(public, bystander["id"], stop, pings))
     watcher.start()
@@ -114,17 +81,16 @@ def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: ServerP
         ]
         for config in attacks:
             t0 = time.monotonic()
-            r = httpx.post(public.url + "/api/tables", json={"seats": PEOPLE, "config": config}, timeout=20)
+            r = post_table(public, seats=PEOPLE, config=config)
             assert time.monotonic() - t0 < 2.0
-            refused(r, 400, "bad_table")
+            assert_error(r, 400, "bad_table")
         # players out of the game's range are refused before any game is built
-        refused(httpx.post(public.url + "/api/tables", json={"game": "creatures", "seats": PEOPLE * 3},
-                           timeout=20), 400, "bad_table")
+        assert_error(post_table(public, game="creatures", seats=PEOPLE * 3), 400, "bad_table")
         # ordinary tables are still built, off the event loop, several at once
         done: list[int] = []
-        makers = [threading.Thread(target=lambda: done.append(httpx.post(
-            public.url + "/api/tables", json={"seats": PEOPLE, "config": {"sets": ["classic", "gloomier"]}},
-            timeout=30).status_code)) for _ in range(6)]
+        makers = [threading.Thread(target=lambda: done.append(post_table(
+            public, seats=PEOPLE, config={"sets": ["classic", "gloomier"]}, timeout=30).status_code))
+            for _ in range(6)]
         for m in makers:
             m.start()
         for m in makers:
@@ -141,36 +107,36 @@ def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: ServerP
 
 def test_row2_join_takes_only_open_seats_of_listed_tables_with_a_fresh_token(public: ServerProcess) -> None:
     # an unlisted table, known only by its spectator link: Join gets nothing (before: the host's seat 0)
-    hidden = create(public, listed=False)
+    hidden = create_table(public, listed=False)
     r = httpx.post(f"{public.url}/api/tables/{hidden['id']}/join", json={"name": "Mallory"}, timeout=20)
-    msg = refused(r, 403, "no_open_seat")
+    msg = assert_error(r, 403, "no_open_seat")
     assert hidden["invites"][0]["token"] not in r.text and "invite" in msg
     assert hidden["id"] not in listed_ids(public)
     # an unlisted table may not have open seats at all
-    refused(httpx.post(public.url + "/api/tables", json={"seats": [{"kind": "open"}] * 2, "listed": False},
-                       timeout=20), 400, "bad_table")
+    assert_error(post_table(public, seats=[{"kind": "open"}] * 2, listed=False), 400, "bad_table")
 
     # a listed table with an invited seat and an open one
-    t = create(public, seats=[{"kind": "person", "name": "Ada"}, {"kind": "open"}])
+    t = create_table(public, seats=[{"kind": "person", "name": "Ada"}, {"kind": "open"}])
     assert [i["seat"] for i in t["invites"]] == [0] and t["open_seats"] == 1
     invite = t["invites"][0]["token"]
     j = httpx.post(f"{public.url}/api/tables/{t['id']}/join", json={"name": "Eve"}, timeout=20).json()
     assert j["seat"] == 1 and j["token"] != invite and len(j["token"]) >= 24  # minted by the Join
     # the invited seat is reserved from creation: the next Join finds nothing
-    refused(httpx.post(f"{public.url}/api/tables/{t['id']}/join", json={}, timeout=20), 409, "no_open_seat")
+    assert_error(httpx.post(f"{public.url}/api/tables/{t['id']}/join", json={}, timeout=20),
+                 409, "no_open_seat")
     # each token opens its own seat, and only that seat
-    with ws(public, t["id"], invite) as ada, ws(public, t["id"], j["token"]) as eve:
-        assert first(ada, "welcome")["seat"] == 0
-        assert first(eve, "welcome")["seat"] == 1
+    with open_ws(public, t["id"], invite) as ada, open_ws(public, t["id"], j["token"]) as eve:
+        assert next_of(ada, "welcome")["seat"] == 0
+        assert next_of(eve, "welcome")["seat"] == 1
     names = [s["name"] for s in httpx.get(f"{public.url}/api/tables/{t['id']}", timeout=20).json()["seats"]]
     assert names == ["Ada", "Eve"]
     stored = {s["token"] for s in stored_seats(public, t["id"])}
     assert stored == {invite, j["token"]}  # one token per seat, nothing else opens it
 
     # a listed table of invited seats only: nothing to Join
-    invited = create(public)
-    refused(httpx.post(f"{public.url}/api/tables/{invited['id']}/join", json={}, timeout=20),
-            409, "no_open_seat")
+    invited = create_table(public)
+    assert_error(httpx.post(f"{public.url}/api/tables/{invited['id']}/join", json={}, timeout=20),
+                 409, "no_open_seat")
 
 
 def stored_seats(server: ServerProcess, tid: str) -> list[dict[str, Any]]:
@@ -185,25 +151,24 @@ def stored_seats(server: ServerProcess, tid: str) -> list[dict[str, Any]]:
 
 
 def test_row3_no_client_chooses_the_shuffle_on_a_public_server(public: ServerProcess) -> None:
-    msg = refused(httpx.post(public.url + "/api/tables", json={"seats": PEOPLE, "seed": 5}, timeout=20),
-                  400, "bad_table")
+    msg = assert_error(post_table(public, seats=PEOPLE, seed=5), 400, "bad_table")
     assert "--allow-fixed-deals" in msg
     assert httpx.get(public.url + "/api/games", timeout=20).json()["fixed_deals"] is False
-    t = create(public)
+    t = create_table(public)
     assert t["fixed_deal"] is False and t["seed"] is None  # the seed is nobody's while the game runs
 
 
 def test_row3_13_a_fixed_deal_is_told_unlisted_and_bots_have_their_own_dice(fixed: ServerProcess) -> None:
     assert httpx.get(fixed.url + "/api/games", timeout=20).json()["fixed_deals"] is True
     bots = [{"kind": "bot", "level": "random"}] * 3
-    a = create(fixed, seats=bots, seed=77, bot_delay_ms=0, listed=True)
-    b = create(fixed, seats=bots, seed=77, bot_delay_ms=0, listed=True)
+    a = create_table(fixed, seats=bots, seed=77, bot_delay_ms=0, listed=True)
+    b = create_table(fixed, seats=bots, seed=77, bot_delay_ms=0, listed=True)
     for t in (a, b):
         assert t["fixed_deal"] is True and t["listed"] is False  # never listed, whatever was asked
         assert t["id"] not in listed_ids(fixed)
     # everyone at the table is told, on the table itself
-    with ws(fixed, a["id"]) as sock:
-        assert first(sock, "welcome")["table"]["fixed_deal"] is True
+    with open_ws(fixed, a["id"]) as sock:
+        assert next_of(sock, "welcome")["table"]["fixed_deal"] is True
     # the seed shows only once the game is over; then the record replays
     finals = {}
     for t in (a, b):
@@ -231,19 +196,19 @@ def test_row3_13_a_fixed_deal_is_told_unlisted_and_bots_have_their_own_dice(fixe
 
 @pytest.mark.parametrize("token", ["é", "\u4e2d\u6587", "\U0001f0cf" * 3, "x" * 3000, "tok en", "%00"])
 def test_row9_a_bad_token_of_any_text_gets_bad_token(public: ServerProcess, token: str) -> None:
-    t = create(public)
-    with ws(public, t["id"], token) as sock:
-        assert first(sock, "error")["code"] == "bad_token"
+    t = create_table(public)
+    with open_ws(public, t["id"], token) as sock:
+        assert next_of(sock, "error")["code"] == "bad_token"
     r = httpx.post(f"{public.url}/api/tables/{t['id']}/again", json={"token": token}, timeout=20)
-    refused(r, 403, "bad_token")
+    assert_error(r, 403, "bad_token")
 
 
 def test_row9_a_lone_surrogate_token_gets_bad_token(public: ServerProcess) -> None:
-    t = create(public)
+    t = create_table(public)
     body = '{"token": "\\ud800abc"}'  # valid JSON; not encodable as UTF-8
     r = httpx.post(f"{public.url}/api/tables/{t['id']}/again", content=body,
                    headers={"content-type": "application/json"}, timeout=20)
-    refused(r, 403, "bad_token")
+    assert_error(r, 403, "bad_token")
     assert httpx.get(f"{public.url}/api/tables/{t['id']}", timeout=20).status_code == 200
 
 
@@ -262,14 +227,14 @@ def forgetful(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProces
 @pytest.mark.slow
 def test_row5_abandoned_tables_expire_so_the_limit_cannot_be_held(forgetful: ServerProcess) -> None:
     t0 = time.monotonic()
-    made = [create(forgetful) for _ in range(6)]
-    busy = httpx.post(forgetful.url + "/api/tables", json={"seats": PEOPLE}, timeout=20)
+    made = [create_table(forgetful) for _ in range(6)]
+    busy = post_table(forgetful, seats=PEOPLE)
     if time.monotonic() - t0 < 3.5:  # (on a machine so loaded that 4 s passed, some expired already)
-        refused(busy, 503, "server_busy")
+        assert_error(busy, 503, "server_busy")
         # not before their time
         assert httpx.get(f"{forgetful.url}/api/tables/{made[5]['id']}", timeout=20).status_code == 200
-    with ws(forgetful, made[0]["id"]) as watcher:  # a table somebody watches is kept
-        first(watcher, "state")
+    with open_ws(forgetful, made[0]["id"]) as watcher:  # a table somebody watches is kept
+        next_of(watcher, "state")
         deadline = time.monotonic() + 20  # the expiry is 4 s; the lobby looks every second
         while True:
             gone = [httpx.get(f"{forgetful.url}/api/tables/{t['id']}", timeout=20).status_code
@@ -279,17 +244,17 @@ def test_row5_abandoned_tables_expire_so_the_limit_cannot_be_held(forgetful: Ser
             assert time.monotonic() < deadline, gone
             time.sleep(0.5)
         assert httpx.get(f"{forgetful.url}/api/tables/{made[0]['id']}", timeout=20).status_code == 200
-        assert create(forgetful)["id"]  # room again
+        assert create_table(forgetful)["id"]  # room again
     # and the expired tables stay gone after a restart (before, the full limit survived one)
     forgetful.stop()
     forgetful.start()
     assert httpx.get(f"{forgetful.url}/api/tables/{made[1]['id']}", timeout=20).status_code == 404
-    assert create(forgetful)["id"]
+    assert create_table(forgetful)["id"]
 
 
 def test_row6_finished_tables_leave_memory_and_come_back_from_the_store(forgetful: ServerProcess) -> None:
-    t = create(forgetful, seats=[{"kind": "bot", "level": "random"}] * 3, bot_delay_ms=0)
-    with ws(forgetful, t["id"]) as sock:
+    t = create_table(forgetful, seats=[{"kind": "bot", "level": "random"}] * 3, bot_delay_ms=0)
+    with open_ws(forgetful, t["id"]) as sock:
         for _ in range(5000):
             msg = json.loads(sock.recv(timeout=30))
             if msg["type"] == "state" and msg["over"]:
@@ -308,7 +273,7 @@ def test_row6_finished_tables_leave_memory_and_come_back_from_the_store(forgetfu
 
 
 def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> None:
-    made = {create(public, seats=[{"kind": "open", "name": "O" * 40}] * 5)["id"] for _ in range(25)}
+    made = {create_table(public, seats=[{"kind": "open", "name": "O" * 40}] * 5)["id"] for _ in range(25)}
     r = httpx.get(public.url + "/api/tables", timeout=20)
     page = r.json()
     assert len(page["tables"]) == 20 and page["total"] >= 25 and page["limit"] == 20
@@ -316,7 +281,7 @@ def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> Non
     assert set(page["tables"][0]) == {"id", "game", "seats", "open_seats", "spectators"}
     assert httpx.get(public.url + "/api/tables?limit=100000", timeout=20).json()["limit"] == 50
     assert made <= listed_ids(public)  # every table is on some page
-    refused(httpx.get(public.url + "/api/tables?offset=x", timeout=20), 400, "bad_message")
+    assert_error(httpx.get(public.url + "/api/tables?offset=x", timeout=20), 400, "bad_message")
 
 
 # --- row 8: people before bots ----------------------------------------------------------
@@ -324,8 +289,8 @@ def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> Non
 
 def moves_seen(server: ServerProcess, tid: str, seconds: float) -> int:
     """State changes a spectator sees in ``seconds``."""
-    with ws(server, tid) as sock:
-        start = first(sock, "state")["state_id"]
+    with open_ws(server, tid) as sock:
+        start = next_of(sock, "state")["state_id"]
         last, end = start, time.monotonic() + seconds
         while time.monotonic() < end:
             try:
@@ -339,12 +304,12 @@ def moves_seen(server: ServerProcess, tid: str, seconds: float) -> int:
 
 @pytest.mark.slow
 def test_row8_bot_only_tables_keep_a_least_delay(public: ServerProcess) -> None:
-    t = create(public, seats=[{"kind": "bot", "level": "random"}] * 5, bot_delay_ms=0)
+    t = create_table(public, seats=[{"kind": "bot", "level": "random"}] * 5, bot_delay_ms=0)
     n = moves_seen(public, t["id"], 3.0)
     assert 0 < n <= 3.0 / 0.25 + 1, n  # the least delay is 250 ms (before: hundreds of moves)
     # nor in disguise: people who never come, played by stand-ins at once
-    ghosts = create(public, seats=[{"kind": "person", "level": "random"}] * 5, bot_delay_ms=0,
-                    replace_absent=True, absent_after=0)
+    ghosts = create_table(public, seats=[{"kind": "person", "level": "random"}] * 5, bot_delay_ms=0,
+                          replace_absent=True, absent_after=0)
     n = moves_seen(public, ghosts["id"], 3.0)
     assert 0 < n <= 3.0 / 0.25 + 1, n
 
@@ -356,8 +321,8 @@ def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: ServerPr
     """Bea never comes; a bot stands in for her (replace_absent) and narrates its plays
     (R-G27). The log and the chronicle credit the stand-in, never Bea herself."""
     seats = [{"kind": "person", "name": "Bea"}, {"kind": "bot", "level": "random", "name": "Cy"}]
-    t = create(fixed, seats=seats, replace_absent=True, absent_after=0, bot_delay_ms=0, seed=3)
-    with ws(fixed, t["id"]) as sock:
+    t = create_table(fixed, seats=seats, replace_absent=True, absent_after=0, bot_delay_ms=0, seed=3)
+    with open_ws(fixed, t["id"]) as sock:
         for _ in range(5000):
             msg = json.loads(sock.recv(timeout=30))
             if msg["type"] == "state" and msg["over"]:
@@ -365,7 +330,7 @@ def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: ServerPr
         else:
             raise AssertionError("the game did not end")
         sock.send('{"type": "sync"}')
-        log = first(sock, "state")["log"]
+        log = next_of(sock, "state")["log"]
     said = [e for e in log if e["kind"] == "narration"]
     assert {e["actor"] for e in said if e["player"] == 0} == {"stand_in"}
     assert {e["actor"] for e in said if e["player"] == 1} == {"bot"}
