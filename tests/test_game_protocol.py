@@ -13,6 +13,7 @@ import pytest
 from gloomtable.engine import (
     TERMINAL,
     DecisionKind,
+    DeckGame,
     Game,
     GameInfo,
     GameNotOverError,
@@ -35,7 +36,8 @@ def _meets_the_protocol(g: GloomGame, c: CreaturesGame, gs: GloomState, cs: Crea
     states: list[State] = [gs, cs]
     decisions: list[OpenDecision] = [gs.decision, cs.decision]
     infos: list[GameInfo] = [g.info, c.info]
-    assert games and states and decisions and infos
+    decked: DeckGame = g  # a Gloom game is played from a deck of printed cards
+    assert games and states and decisions and infos and decked
 
 
 CASES = [
@@ -70,6 +72,16 @@ def test_both_games_answer_one_protocol(name: str, config: dict[str, int]) -> No
     assert (state.decision.player, state.decision.kind) == (TERMINAL, DecisionKind.OVER)
     assert state.view(None)["decision"] is None
     state.result()
+
+
+@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+def test_only_the_gloom_games_are_played_from_a_deck(name: str, config: dict[str, int]) -> None:
+    """The one test the catalogue, the chronicle, the balance report and records use."""
+    game = make_game(name, config)
+    assert isinstance(game, DeckGame) == (name != "creatures")
+    if isinstance(game, DeckGame):
+        assert len(game.deck.cards) > 0 and game.deck.families and game.deck.id
+        assert set(game.deck_copies) == set(game.config_dict()["sets"])
 
 
 @pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)

@@ -22,7 +22,7 @@ from typing import Any
 from gloomtable.bots import bot_action, make_bot
 from gloomtable.designer.facts import GameFacts, analyse
 from gloomtable.designer.playtest import CAPPED_WARN, REASONS
-from gloomtable.engine import ConfigError, Game
+from gloomtable.engine import CardDeck, ConfigError, DeckGame, Game
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game
 from gloomtable.simulate import game_seed
@@ -59,12 +59,11 @@ def balance_config(sets: Sequence[str], players: int, turn_cap: int | None = Non
     return config
 
 
-def deck_of(game: Game) -> Any:
-    """The deck a Gloom game was built from (its public ``deck`` attribute)."""
-    deck = getattr(game, "deck", None)
-    if deck is None:
+def deck_of(game: Game) -> CardDeck:
+    """The deck a Gloom game was built from; a game without one has nothing to report on."""
+    if not isinstance(game, DeckGame):
         raise ConfigError(f"{game.name} has no deck of Gloom cards to report on")
-    return deck
+    return game.deck
 
 
 def play_one(game: Game, levels: list[str], seed: int, i: int) -> GameRecord:

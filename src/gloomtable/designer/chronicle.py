@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 
 from gloomtable.designer.facts import characters_in
-from gloomtable.engine import GloomtableError
+from gloomtable.engine import DeckGame, GloomtableError
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game, registry
@@ -127,9 +127,9 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     card names agreeing with the Character they befell). ``stand_ins``: the indices of
     actions a bot made for an absent person (credited to the stand-in)."""
     game = make_game(record.game, record.config)
-    deck = getattr(game, "deck", None)
-    if deck is None:
+    if not isinstance(game, DeckGame):
         raise ChronicleError(f"the chronicle tells Gloom games; this record is a game of {record.game}")
+    deck = game.deck
     cards = deck.cards
     family_name = {f.id: f.name for f in deck.families}
     narrator = _narrator() if narrate else None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from gloomtable.engine import GloomtableError
@@ -55,9 +54,9 @@ class GalleryError(GloomtableError, ValueError):
 
 def faces_of(deck: Deck) -> dict[str, Any]:
     """The deck as the web page sees it: the same card faces the table uses."""
-    from gloomtable.games.catalogue import catalogue
+    from gloomtable.games.catalogue import deck_catalogue
 
-    data = catalogue(SimpleNamespace(deck=deck))
+    data = deck_catalogue(deck)
     data["deck"] = {"id": deck.id, "name": deck.name, "source": deck.source}
     return data
 

@@ -12,6 +12,8 @@ from gloomtable.engine.errors import (
 )
 from gloomtable.engine.protocol import (
     TERMINAL,
+    CardDeck,
+    DeckGame,
     Event,
     Game,
     GameInfo,
@@ -25,8 +27,10 @@ from gloomtable.engine.rng import Rng
 
 __all__ = [
     "TERMINAL",
+    "CardDeck",
     "ConfigError",
     "DecisionKind",
+    "DeckGame",
     "Event",
     "Game",
     "GameInfo",

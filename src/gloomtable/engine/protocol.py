@@ -8,7 +8,7 @@ nothing else, so every game works everywhere without special cases.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict, runtime_checkable
@@ -215,3 +215,33 @@ class Game(Protocol):
 
     def config_dict(self) -> dict[str, Any]: ...
     def new_initial_state(self, seed: int) -> State: ...
+
+
+class CardDeck(Protocol):
+    """The printed cards a game is dealt from, by card index, and their families
+    (empty when a deck has none). What each card says is the game's own business."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def cards(self) -> Sequence[Any]: ...
+    @property
+    def families(self) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class DeckGame(Protocol):
+    """A game played from a deck of printed cards (every Gloom game), as against one
+    with a fixed set of its own (Crazy Creatures). The card catalogue, the chronicle,
+    the balance report and the records ask ``isinstance(game, DeckGame)``; a new game
+    joins them by having these two attributes."""
+
+    @property
+    def deck(self) -> CardDeck: ...
+    @property
+    def deck_copies(self) -> Mapping[str, Mapping[str, str]]:
+        """Set name or deck file -> ``{"sha256": ..., "text": ...}``: the copies a record
+        carries so it replays without the files (see :meth:`GameRecord.of`)."""
+        ...

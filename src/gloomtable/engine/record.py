@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.engine.errors import GloomtableError, ReplayError
-from gloomtable.engine.protocol import Game, State
+from gloomtable.engine.protocol import DeckGame, Game, State
 from gloomtable.engine.textdata import TextDataError, load_json
 
 FORMAT = "gloomtable-record/1"
@@ -34,9 +34,9 @@ class GameRecord:
 
     @classmethod
     def of(cls, game: Game, seed: int, actions: list[int] | None = None) -> GameRecord:
-        """A record of a game of ``game``, carrying the decks it was made from (a game
-        that has decks says so with a ``deck_copies`` mapping)."""
-        copies = getattr(game, "deck_copies", None) or {}
+        """A record of a game of ``game``, carrying the decks it was made from when it
+        is a :class:`DeckGame`."""
+        copies = game.deck_copies if isinstance(game, DeckGame) else {}
         return cls(game.name, game.config_dict(), seed, list(actions or []),
                    decks={k: dict(v) for k, v in copies.items()})
 

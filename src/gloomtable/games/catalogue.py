@@ -2,7 +2,8 @@
 the designer's gallery and chronicle all draw from (``server/present.py`` sends it).
 
 Card faces are public (a card's printing is no secret; only where a card is can be).
-Games are read through duck typing, so a new game's deck shows without code here.
+A game shows its cards here by being a :class:`~gloomtable.engine.DeckGame`, so a new
+game's deck shows without code here; each card's fields are read as they come.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from gloomtable.engine import Game
+from gloomtable.engine import CardDeck, DeckGame, Game
 
 _SKIP = {"effects", "persistent_requires"}
 
@@ -29,13 +30,15 @@ def _plain(value: Any) -> Any:
 
 
 def catalogue(game: Game) -> dict[str, Any]:
-    """Every card's printed face by card id, plus the families, for decks that have them."""
-    deck = getattr(game, "deck", None)
-    cards = getattr(deck, "cards", None)
-    if cards is None:
-        return {}
+    """Every card's printed face by card id, plus the families, for games played from
+    a deck (``{}`` for any other game)."""
+    return deck_catalogue(game.deck) if isinstance(game, DeckGame) else {}
+
+
+def deck_catalogue(deck: CardDeck) -> dict[str, Any]:
+    """Every card's printed face of ``deck`` by card id, plus its families."""
     out = []
-    for card in cards:
+    for card in deck.cards:
         face: dict[str, Any] = {}
         if dataclasses.is_dataclass(card):
             for f in dataclasses.fields(card):
@@ -46,5 +49,5 @@ def catalogue(game: Game) -> dict[str, Any]:
         face["effect_kinds"] = sorted({e.when for e in getattr(card, "effects", ())})
         out.append(face)
     families = [{"id": getattr(f, "id", ""), "name": getattr(f, "name", ""),
-                 "flavour": getattr(f, "flavour", "")} for f in getattr(deck, "families", ())]
+                 "flavour": getattr(f, "flavour", "")} for f in deck.families]
     return {"cards": out, "families": families}

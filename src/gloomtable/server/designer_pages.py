@@ -29,11 +29,12 @@ def _page(html: str) -> HTMLResponse:
 
 
 def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[int]]:
+    from gloomtable.engine import DeckGame
     from gloomtable.engine.record import GameRecord
 
     table = request.app.state.lobby.get(table_id)  # ServerError 404 if unknown
     row = table.row
-    if getattr(table.game, "deck", None) is None:
+    if not isinstance(table.game, DeckGame):
         raise ServerError("not_found", "only Gloom games have a chronicle", 404)
     if not table.state.is_over():
         raise ServerError("not_over", "the chronicle is told once the game is over", 409)
