@@ -32,9 +32,11 @@ MAX_MESSAGES = 5000
 """No helper reads more messages than this while waiting for one."""
 
 
-def post_table(server: ServerProcess, *, timeout: float = 20, **body: Any) -> httpx.Response:
-    """``POST /api/tables`` with ``body`` as JSON, whatever the answer (for tests of refusals)."""
-    return httpx.post(server.url + "/api/tables", json=body, timeout=timeout)
+def post_table(server: ServerProcess, *, timeout: float = 20, headers: Mapping[str, str] | None = None,
+               **body: Any) -> httpx.Response:
+    """``POST /api/tables`` with ``body`` as JSON (and ``headers``, e.g. a proxy's
+    ``X-Forwarded-For``), whatever the answer (for tests of refusals)."""
+    return httpx.post(server.url + "/api/tables", json=body, headers=headers, timeout=timeout)
 
 
 def create_table(server: ServerProcess, *, seats: Sequence[Mapping[str, Any]] = PEOPLE,

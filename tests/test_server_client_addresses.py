@@ -11,25 +11,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from gloomtable.server.addresses import client_key
 from gloomtable.server.limits import ServerLimits
 from gloomtable.server.testing import ServerProcess
-
-SEATS = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}]
+from server_support import PEOPLE, open_ws, post_table
 
 
 def create_from(server: ServerProcess, address: str) -> int:
     """The status of one table creation by the client at ``address``."""
-    r = httpx.post(server.url + "/api/tables", json={"seats": SEATS},
-                   headers={"X-Forwarded-For": address}, timeout=20)
-    return r.status_code
+    return post_table(server, seats=PEOPLE, headers={"X-Forwarded-For": address}).status_code
 
 
 def serve(tmp_path: Path, name: str, *args: str) -> ServerProcess:
@@ -71,23 +68,20 @@ def test_an_ipv6_network_is_one_client_for_the_http_rates(proxied: ServerProcess
 def test_an_ipv6_network_is_one_client_for_open_sockets(proxied: ServerProcess) -> None:
     """``--sockets-per-ip 2``: a third socket from another address of the same /64 is
     refused before the handshake (429); one from another network is not."""
-    r = httpx.post(proxied.url + "/api/tables", json={"seats": SEATS},
-                   headers={"X-Forwarded-For": "203.0.113.50"}, timeout=20)
+    r = post_table(proxied, seats=PEOPLE, headers={"X-Forwarded-For": "203.0.113.50"})
     assert r.status_code == 201, r.text
-    url = f"{proxied.ws_url}/ws/{r.json()['id']}"
+    tid = r.json()["id"]
 
-    def open_from(address: str) -> ClientConnection:
-        return connect(url, open_timeout=20, additional_headers={"X-Forwarded-For": address})
+    def open_from(address: str) -> AbstractContextManager[ClientConnection]:
+        """A spectator's socket from ``address``."""
+        return open_ws(proxied, tid, None, additional_headers={"X-Forwarded-For": address})
 
-    with open_from("2001:db8:9:1::a") as a, open_from("2001:db8:9:1::b") as b:
-        a.send(proxied.hello(None))
-        b.send(proxied.hello(None))
+    with open_from("2001:db8:9:1::a"), open_from("2001:db8:9:1::b"):
         with pytest.raises(InvalidStatus) as refused, open_from("2001:db8:9:1::c"):
             pass
         assert refused.value.response.status_code == 429
         assert b"too_many_sockets" in refused.value.response.body
         with open_from("2001:db8:9:2::a") as other:
-            other.send(proxied.hello(None))
             assert json.loads(other.recv(timeout=20))["type"] == "welcome"
 
 
