@@ -12,10 +12,9 @@ import contextlib
 import json
 import logging
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -28,16 +27,12 @@ from gloomtable.server.table import LEASE_TTL
 from gloomtable.server.testing import ServerProcess
 from pg_support import PG_BASE, fresh_schema
 from redis_support import StallingProxy
+from server_support import create_table
 
 pytestmark = pytest.mark.slow  # real server processes on PostgreSQL, and waits on lease clocks
 
-SEATS = [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"}]
-
-
-def new_table(srv: ServerProcess) -> dict[str, Any]:
-    r = httpx.post(srv.url + "/api/tables", json={"seats": SEATS, "listed": False}, timeout=20)
-    assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+new_table = partial(create_table, listed=False)
+"""An unlisted table of Ada and Bo, both invited (201 asserted)."""
 
 
 def attempt(srv: ServerProcess, tid: str, token: str | None = None) -> ClientConnection | str:
