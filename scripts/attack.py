@@ -25,6 +25,7 @@ import time
 import types
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,16 @@ async def until(stop: asyncio.Event, count: int, one: Callable[[int], Awaitable[
         except Exception as exc:
             out.append(type(exc).__name__)
     return out
+
+
+def heavy_deck(size: int = 500_000) -> str:
+    """The classic set's cards under new ids, again and again, to ``size`` bytes."""
+    text = (resources.files("gloomtable.games.gloom.sets") / "classic.toml").read_text(encoding="utf-8")
+    head, _, body = text.partition("[[")
+    parts = [head]
+    while sum(map(len, parts)) < size:
+        parts.append(re.sub(r'(id|family) = "([^"]+)"', rf'\1 = "\2-{len(parts)}"', "[[" + body))
+    return "".join(parts)
 
 
 async def attacks(srv: ServerProcess, stop: asyncio.Event) -> None:
@@ -271,8 +282,51 @@ async def attacks(srv: ServerProcess, stop: asyncio.Event) -> None:
 
         await asyncio.gather(*(slow() for _ in range(300)))
 
+    async def row13_long_numbers() -> None:
+        """Integers of 5,000 digits (more than Python converts) in bodies and messages."""
+        long = "9" * 5000
+        answers: list[Any] = []
+        async with client("127.0.0.11") as c:
+            t = (await c.post(url + "/api/tables", json={"seats": two})).json()
+            for _ in range(20):
+                if stop.is_set():
+                    break
+                r = await c.post(url + "/api/tables", content='{"seats": [], "seed": ' + long + "}",
+                                 headers={"Content-Type": "application/json"})
+                answers.append(f"{r.status_code} {r.json().get('code')}")
+        try:
+            async with connect(f"{srv.ws_url}/ws/{t['id']}", sock=ws_sock(srv, "127.0.0.11")) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                for _ in range(30):
+                    if stop.is_set():
+                        break
+                    await ws.send('{"type": "act", "action": ' + long + "}")
+                    while (msg := json.loads(await asyncio.wait_for(ws.recv(), 5)))["type"] != "error":
+                        pass
+                    answers.append(msg["code"])
+                    await asyncio.sleep(0.1)
+        except Exception as exc:
+            answers.append(type(exc).__name__)
+        RESULTS["13 5,000-digit numbers"] = tally(answers)
+
+    async def row14_heavy() -> None:
+        """Decks of 500 KB sent to the gallery, back to back (each some 0.3 s to read)."""
+        deck = heavy_deck()
+        answers: list[Any] = []
+        async with client("127.0.0.12") as c:
+            for _ in range(60):
+                if stop.is_set():
+                    break
+                try:
+                    r = await c.post(url + "/api/gallery", content=deck, timeout=30)
+                    answers.append(r.status_code)
+                except httpx.HTTPError as exc:
+                    answers.append(type(exc).__name__)
+                RESULTS["14 500 KB decks to the gallery"] = tally(answers)
+
     rows = {"1": row1, "2": row2_3_9, "4": row4, "5": row5_6_8, "7s": row7_spectators,
-            "7t": row7_token_sockets, "10": row10_11, "12": row12}
+            "7t": row7_token_sockets, "10": row10_11, "12": row12, "13": row13_long_numbers,
+            "14": row14_heavy}
     await asyncio.gather(*(f() for k, f in rows.items() if not ONLY or k in ONLY))
 
 
@@ -348,7 +402,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--attacker", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--only", default="", help="attacks to run (1,2,4,5,7s,7t,10,12); default all")
+    parser.add_argument("--only", default="", help="attacks to run (1,2,4,5,7s,7t,10,12,13,14); default all")
     parser.add_argument("--bot-level", default="hard", help="row 5/8: the bots of the created tables")
     parser.add_argument("--creators", type=int, default=8, help="row 5: requests in flight at once (1..32)")
     args = parser.parse_args()

@@ -1,6 +1,7 @@
 """Requests that read a deck or replay a game (a deck sent to the gallery, a shipped
-set's cards, a chronicle) never hold the event loop, and each client may send only
-``--heavy-rate`` of them (docs/security.md, "Bounded input, bounded work").
+set's cards, a chronicle) are worked out in a worker process, never on the event
+loop, and each client may send only ``--heavy-rate`` decks and chronicles
+(docs/security.md, "Bounded input, bounded work"; ``gloomtable.server.heavy``).
 
 Before, ``POST /api/gallery`` read its deck (up to ``--max-deck-body``) on the event
 loop, and every chronicle replayed its game there, with no rate: a client sending
@@ -87,14 +88,17 @@ def test_decks_are_read_off_the_event_loop(server: ServerProcess) -> None:
 
 @pytest.mark.slow
 def test_heavy_requests_have_a_rate_per_client(tmp_path: Path) -> None:
-    """``--heavy-rate 3/minute``: a fourth such request from the same address is 429,
-    whichever kind it is; lighter requests go on."""
+    """``--heavy-rate 3/minute``: a fourth deck or chronicle from the same address is
+    429, whichever kind it is; lighter requests go on, and so do a shipped set's
+    cards (read once)."""
     with ServerProcess(tmp_path / "rated.db", shared_loopback=False,
                        args=["--heavy-rate", "3/minute"]) as srv:
-        assert httpx.get(srv.url + "/api/gallery/classic", timeout=20).status_code == 200
-        assert httpx.get(srv.url + "/api/gallery/gloomier", timeout=20).status_code == 200
         assert httpx.post(srv.url + "/api/gallery", content="[set]\n", timeout=20).status_code == 400
+        assert httpx.post(srv.url + "/api/gallery", content="[set]\n", timeout=20).status_code == 400
+        assert httpx.get(srv.url + "/api/tables/anything/chronicle", timeout=20).status_code == 404
         refused = httpx.get(srv.url + "/api/tables/anything/chronicle", timeout=20)
         assert refused.status_code == 429 and refused.json()["code"] == "rate_limited", refused.text
         assert "chronicles" in refused.json()["message"]
         assert httpx.get(srv.url + "/api/games", timeout=20).status_code == 200
+        for _ in range(5):  # a shipped set's cards are read once, and cost nothing after
+            assert httpx.get(srv.url + "/api/gallery/classic", timeout=20).status_code == 200

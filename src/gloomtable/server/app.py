@@ -30,6 +30,7 @@ from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json
+from gloomtable.server.heavy import HeavyWork
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
@@ -60,6 +61,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     """The app; ``hosts`` are the Host header values served (default: loopback names)."""
     config = limits or ServerLimits()
     rates = RateLimits(config)
+    heavy = HeavyWork()
     sockets = Sockets(config.socket_count_timeout)
 
     @contextlib.asynccontextmanager
@@ -89,6 +91,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             yield
         finally:
             sweeper.cancel()
+            heavy.close()
             rates.close()
             await sockets.close()
             if lobby.cluster is not None:
@@ -98,6 +101,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     app = FastAPI(title="gloomtable", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.limits = config
+    app.state.heavy = heavy
     served_hosts = hosts or config.hosts("127.0.0.1")
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=served_hosts)
     app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing

@@ -48,9 +48,8 @@ CHRONICLES_KEPT = 32
 """Chronicles kept told (a finished game's never changes; telling one replays it)."""
 
 
-@lru_cache(maxsize=8)
 def _shipped_faces(name: str) -> dict[str, Any]:
-    """The gallery's faces of a shipped set, read once (they change only with a release)."""
+    """The gallery's faces of a shipped set (read once: they change only with a release)."""
     from gloomtable.designer.gallery import gallery_data
 
     return gallery_data([name])
@@ -58,8 +57,8 @@ def _shipped_faces(name: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=CHRONICLES_KEPT)
 def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], lang: str) -> Any:
-    """The chronicle of a finished game, told once per record, names and language:
-    telling replays the game (tens of milliseconds), which a reload should not pay."""
+    """The chronicle of a finished game, told once per record, names and language (in
+    the worker): telling replays the game, which a reload should not pay again."""
     from gloomtable.designer.chronicle import build_chronicle
     from gloomtable.engine.record import GameRecord
 
@@ -67,11 +66,27 @@ def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], l
                            stand_ins=stand_ins, lang=lang)
 
 
+def _deck_faces(text: str) -> tuple[dict[str, Any] | None, str, list[str]]:
+    """(the faces, "", []) of a deck sent as TOML text, or (None, what is wrong, every
+    problem): the worker's answer, plain values that cross processes whole."""
+    from gloomtable.designer.gallery import gallery_data_from_text
+    from gloomtable.games.gloom.deck import DeckError
+
+    try:
+        return gallery_data_from_text(text), "", []
+    except DeckError as exc:
+        return None, str(exc).split("\n")[0], list(exc.problems)
+
+
+_SHIPPED: dict[str, dict[str, Any]] = {}
+"""The gallery's faces of each shipped set, once the worker has read them."""
+
+
 async def _chronicle(request: Request, table_id: str) -> Any:
-    """The chronicle of table ``table_id`` in the request's language, told off the
-    event loop (a replay must not hold every table up)."""
+    """The chronicle of table ``table_id`` in the request's language, told by the
+    worker process (:mod:`gloomtable.server.heavy`: a replay holds no table up)."""
     record, names, stand_ins = _table_record(request, table_id)
-    return await request.app.state.lobby.off_loop(
+    return await request.app.state.heavy.run(
         "telling the chronicle", _told, record.to_json(), tuple(names), stand_ins, _language(request))
 
 
@@ -103,28 +118,28 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
         if name not in SHIPPED_SETS:
             raise ServerError("not_found", f"no shipped set {name!r}; shipped: {', '.join(SHIPPED_SETS)}",
                               404)
-        return await request.app.state.lobby.off_loop(  # type: ignore[no-any-return]
-            "reading the set", _shipped_faces, name)
+        faces = _SHIPPED.get(name)
+        if faces is None:
+            faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
+            _SHIPPED[name] = faces
+        return faces
 
     @app.post("/api/gallery")
     async def gallery_upload(request: Request) -> Response:
         """The faces of a deck file sent as the request body, or every problem with it."""
         from fastapi.responses import JSONResponse
 
-        from gloomtable.designer.gallery import gallery_data_from_text
-        from gloomtable.games.gloom.deck import DeckError
-
         body = await read_body(request, max_deck, body_timeout)  # refused by Content-Length first
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise ServerError("bad_message", "a deck file is UTF-8 text") from None
-        try:  # a deck of up to --max-deck-body is read off the event loop
-            return JSONResponse(await request.app.state.lobby.off_loop(
-                "reading the deck", gallery_data_from_text, text))
-        except DeckError as exc:
-            return JSONResponse({"type": "error", "code": "bad_message", "message": str(exc).split("\n")[0],
-                                 "problems": exc.problems}, status_code=400)
+        # A deck of up to --max-deck-body is read by the worker process.
+        faces, message, problems = await request.app.state.heavy.run("reading the deck", _deck_faces, text)
+        if faces is None:
+            return JSONResponse({"type": "error", "code": "bad_message", "message": message,
+                                 "problems": problems}, status_code=400)
+        return JSONResponse(faces)
 
     @app.get("/api/tables/{table_id}/chronicle")
     async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:

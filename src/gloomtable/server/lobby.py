@@ -9,10 +9,9 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -152,9 +151,6 @@ def _build(game_name: str, config: dict[str, Any], seed: int) -> tuple[Game, Sta
     return game, game.new_initial_state(seed)
 
 
-T = TypeVar("T")
-
-
 class Lobby:
     """Every table the server knows: the live ones in memory, all of them in :class:`Store`."""
 
@@ -221,20 +217,6 @@ class Lobby:
         spec = TableSpec(game=lesson.game, config=lesson.config, seats=seats, listed=False,
                          spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed)
         return await self.create(spec, lesson=lesson.id)
-
-    async def off_loop(self, what: str, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the threads that build new games (two), so work of
-        a request that replays a game or reads a deck never holds the event loop, and
-        no more of it runs at once than there are builders. Past ``build_timeout``
-        seconds (queued or running) the request gets 503 ``server_busy``; one still
-        queued is dropped."""
-        try:
-            return await asyncio.wait_for(
-                asyncio.get_running_loop().run_in_executor(self._builders, fn, *args),
-                self.settings.build_timeout)
-        except TimeoutError:
-            raise ServerError("server_busy", f"{what} took over {self.settings.build_timeout:g} s; "
-                              "try again later", 503) from None
 
     def open_tables(self) -> int:
         """Unfinished tables of the site (``--max-open-tables``): the store's count when several
