@@ -5,10 +5,10 @@ Such work is pure Python and takes from tens of milliseconds (a chronicle) to a
 second (a deck of several megabytes). On the event loop it would stall every table
 for that long. In a thread of this process it still took turns with the loop for
 the one GIL: under every attack of ``scripts/attack.py`` at once, with 500 KB decks
-sent back to back among them, a person's move waited 117 to 275 ms at the 99th
-percentile. So it runs in another process, started on the first such request (a
-server nobody asks for a chronicle never starts one), at the lowest CPU priority
-(the tables come first; the same run: 54 and 57 ms). At most ``workers`` requests
+sent back to back among them, a person's move waited 171 and 275 ms at the 99th
+percentile (two runs). So it runs in another process, started on the first such
+request (a server nobody asks for a chronicle never starts one), at the lowest
+CPU priority (the tables come first; two runs: 54 and 57 ms). At most ``workers`` requests
 are worked on at once, and a request waits at most ``timeout`` seconds (queued or
 running), then gets 503 ``server_busy``.
 """
