@@ -102,3 +102,24 @@ def test_heavy_requests_have_a_rate_per_client(tmp_path: Path) -> None:
         assert httpx.get(srv.url + "/api/games", timeout=20).status_code == 200
         for _ in range(5):  # a shipped set's cards are read once, and cost nothing after
             assert httpx.get(srv.url + "/api/gallery/classic", timeout=20).status_code == 200
+
+
+@pytest.mark.slow
+def test_tables_read_back_from_the_store_count_as_heavy(tmp_path: Path) -> None:
+    """A table this process does not hold is read back from the store (its game
+    replayed), so such lookups, unknown ids among them, count against
+    ``--heavy-rate``; a table in memory is free to ask for, and a websocket to one
+    more unknown id is refused too."""
+    with ServerProcess(tmp_path / "lookups.db", shared_loopback=False,
+                       args=["--heavy-rate", "3/minute"]) as srv:
+        r = httpx.post(srv.url + "/api/tables", json={"seats": SEATS}, timeout=20)
+        assert r.status_code == 201, r.text
+        for _ in range(10):  # in memory: no replay, no count
+            assert httpx.get(f"{srv.url}/api/tables/{r.json()['id']}", timeout=20).status_code == 200
+        for i in range(3):
+            assert httpx.get(f"{srv.url}/api/tables/gone{i}", timeout=20).status_code == 404
+        refused = httpx.get(f"{srv.url}/api/tables/gone3/cards", timeout=20)
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited", refused.text
+        with connect(f"{srv.ws_url}/ws/gone4", open_timeout=20) as conn:  # refused before its hello
+            assert json.loads(conn.recv(timeout=20))["code"] == "rate_limited"
+        assert httpx.get(f"{srv.url}/api/tables/{r.json()['id']}", timeout=20).status_code == 200

@@ -188,13 +188,25 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         token = table.seats[0].row.token
         return JSONResponse({"table": table.id, "link": invite_path(table.id, token)}, status_code=201)
 
+    async def not_in_memory(request: Request | WebSocket, table_id: str) -> None:
+        """A table this process does not hold is read back from the store, which replays
+        its game: that counts against ``--heavy-rate`` for the client (an id nobody has,
+        too), so no client can keep the event loop replaying old games."""
+        if table_id in lobby_of(request).tables:
+            return
+        if not await rates.hit("heavy_rate", client_ip(request, config.ipv6_prefix)):
+            raise ServerError("rate_limited", "too many tables opened from the record by you (at most "
+                              f"{config.heavy_rate}); wait a little", 429)
+
     @app.get("/api/tables/{table_id}")
     async def api_table(table_id: str, request: Request) -> dict[str, Any]:
+        await not_in_memory(request, table_id)
         return lobby_of(request).get(table_id).summary()
 
     @app.get("/api/tables/{table_id}/cards")
     async def api_cards(table_id: str, request: Request) -> dict[str, Any]:
         """Every card's printed face (public, like the rulebook), by card id."""
+        await not_in_memory(request, table_id)
         table = lobby_of(request).get(table_id)
         lang = request_language(request.query_params, request.cookies, request.headers)
         return localize_catalogue(table.game, table.catalogue(), lang)
@@ -205,6 +217,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         name = body.get("name", "")
         if not isinstance(name, str):
             raise ServerError("bad_message", "name must be text")
+        await not_in_memory(request, table_id)
         return lobby_of(request).join(table_id, name)
 
     @app.post("/api/tables/{table_id}/again")
@@ -213,6 +226,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         token = body.get("token")
         if not isinstance(token, str):
             raise ServerError("bad_token", "a seat token is needed", 403)
+        await not_in_memory(request, table_id)
         table = await lobby_of(request).again(table_id, token)
         return {"id": table.id, "link": f"/table/{table.id}"}
 
@@ -278,6 +292,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                 raise ServerError("bad_message", "a seat token goes in the first message "
                                   '({"type": "hello", "token": ...}), never in the address')
             lobby = lobby_of(websocket)
+            await not_in_memory(websocket, table_id)
             table = lobby.get(table_id)
             token = await _hello(websocket, config.hello_timeout)
             seat = table.seat_for_token(token)

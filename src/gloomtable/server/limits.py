@@ -50,7 +50,7 @@ class ServerLimits:
     create_rate: str = _opt("20/minute", "table creations per client IP")
     join_rate: str = _opt("30/minute", "lobby joins per client IP")
     heavy_rate: str = _opt("30/minute", "requests that read a deck or replay a game (a deck sent to the "
-                           "gallery, a chronicle) per client IP")
+                           "gallery, a chronicle, a table read back from the store) per client IP")
     ws_connect_rate: str = _opt("60/minute", "websocket connections per client IP")
     ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
     sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")
