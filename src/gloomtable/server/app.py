@@ -36,6 +36,7 @@ from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, i
 from gloomtable.server.options import clean_name, parse_table_spec
 from gloomtable.server.sockets import Sockets
 from gloomtable.server.store import is_postgres, open_store, shown
+from gloomtable.server.store_guard import guarded
 from gloomtable.server.table import Conn, LiveTable
 
 log = logging.getLogger("gloomtable.server")
@@ -66,7 +67,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = open_store(db_path)
+        raw = store = open_store(db_path)
+        if is_postgres(db_path):  # a stalled link to the database must not freeze the event loop
+            store = guarded(raw, config.store_timeout)
         lobby = Lobby(store, lobby_settings)
         if is_postgres(db_path):  # several processes may share it: lead only what nobody leads
             from gloomtable.server.store_postgres import PostgresStore
@@ -74,8 +77,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             lobby.cluster = Cluster(lobby)
             lobby.cluster.renew_and_take()
             resumed = len(lobby.cluster.held)
-            if isinstance(store, PostgresStore):  # open sockets are counted for the site there
-                await sockets.share(store, lobby.cluster.holder)
+            if isinstance(raw, PostgresStore):  # open sockets are counted for the site there (their own
+                await sockets.share(raw, lobby.cluster.holder)  # threads and time bounds)
         else:
             resumed = lobby.resume_all()
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))

@@ -133,6 +133,8 @@ class Cluster:
         while True:
             try:
                 self.renew_and_take()
+            except ServerError:  # the database did not answer (the store's guard logs it once)
+                pass
             except Exception:  # the database may be restarting: try again next round
                 log.exception("renewing leases failed")
             await asyncio.sleep(RENEW_EVERY)
@@ -157,5 +159,8 @@ class Cluster:
                     continue
                 try:
                     await table.catch_up()
+                except ServerError:  # the database did not answer (logged once by the store's guard)
+                    self._dirty.add(tid)  # read it when the database answers again
+                    break
                 except Exception:
                     log.exception("table %s: catching up failed", tid)

@@ -80,6 +80,8 @@ class ServerLimits:
                                     "(default: none; set it when behind a reverse proxy)")
     ipv6_prefix: int = _opt(IPV6_PREFIX, "leading bits of an IPv6 address counted as one client by "
                             "every per-IP limit (a home or a server is handed a whole /64)")
+    store_timeout: float = _opt(2.0, "seconds a call to a PostgreSQL --db may take before it fails with "
+                                "503 (then every call fails at once until the database answers again)")
     rate_storage: str = _opt("memory://", "where the rate counters live: memory:// (this process alone) "
                              "or async+redis://HOST:PORT/DB (shared by every process given it)")
     rate_storage_timeout: float = _opt(0.25, "seconds a rate check waits for --rate-storage; past it, "

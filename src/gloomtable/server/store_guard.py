@@ -1,0 +1,107 @@
+"""The shared store as the event loop calls it: no call may wait on the database
+for long.
+
+The store's calls are synchronous (psycopg), and most are made on the event loop
+(the lease round every 0.5 s, claiming a seat, presence, the listing). When the
+link to PostgreSQL stalls (a frozen server, a network that drops packets, a proxy
+that stops passing bytes) such a call waits until TCP gives up, minutes later, and
+every table of the process freezes with it: no move, no ping, no page. So a
+process on PostgreSQL reaches its store through :class:`GuardedStore`: each call
+runs in a thread of its own pool and is waited for at most ``--store-timeout``
+seconds; past that the call fails with ``503 server_busy`` ("the database is not
+answering"), and from then on every call fails the same way at once while a
+thread of the guard asks the database again (:data:`PAUSE` seconds later, then
+for as long as that question waits); its answer opens the way again. So an outage holds the loop once, for one
+timeout; pages stay connected, moves are refused with a clear error, and the
+process's table leases lapse so another process (whose database answers) leads
+its tables (docs/deploy.md). An answer the database gives (an error included)
+comes back unchanged.
+
+SQLite needs none of this: it is a local file, and its calls take microseconds.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import inspect
+import logging
+import threading
+import time
+from typing import Any, cast
+
+from gloomtable.server.errors import ServerError
+from gloomtable.server.store import Store
+
+log = logging.getLogger("gloomtable.server")
+
+PAUSE = 2.0
+"""Seconds the guard waits before asking a database that did not answer again."""
+THREADS = 8
+"""Threads that wait on the database (a call that never returns keeps one)."""
+UNGUARDED = frozenset({"listen"})
+"""Calls that go straight to the store: the listener (a coroutine
+that waits on its own connection without holding the loop)."""
+
+
+class GuardedStore:
+    """A store whose every call is bounded in time (see the module doc)."""
+
+    def __init__(self, store: Store, timeout: float, pause: float = PAUSE, threads: int = THREADS) -> None:
+        self._store = store
+        self._timeout = timeout
+        self._pause = pause
+        self._threads = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gloom-store")
+        self._failing = False
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if name in UNGUARDED or not callable(value) or inspect.iscoroutinefunction(value):
+            return value
+
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            return self._call(value, args, kwargs)
+
+        return guarded
+
+    def _call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._failing:
+            raise self._unanswered()
+        future = self._threads.submit(fn, *args, **kwargs)
+        try:
+            return future.result(timeout=self._timeout)
+        except concurrent.futures.TimeoutError:
+            with self._lock:
+                if not self._failing:  # once per outage, however many calls meet it
+                    self._failing = True
+                    log.warning("the database %s did not answer within %g s; store calls fail at once "
+                                "until it does (asked again in %g s)", getattr(self._store, "url", "?"),
+                                self._timeout, self._pause)
+                    threading.Thread(target=self._until_it_answers, name="gloom-store-probe",
+                                     daemon=True).start()
+            raise self._unanswered() from None
+
+    def _until_it_answers(self) -> None:
+        """The guard's own questions during an outage (in its thread): the first answer
+        lets calls through again."""
+        time.sleep(self._pause)
+        with contextlib.suppress(Exception):  # an error is an answer too: calls no longer hang
+            self._store.schema_version()  # here, not in the pool: one question, however long it waits
+        with self._lock:
+            self._failing = False
+        log.warning("the database %s answers again", getattr(self._store, "url", "?"))
+
+    def _unanswered(self) -> ServerError:
+        return ServerError("server_busy", "the tables' database is not answering; nothing was changed. "
+                           "Try again in a few seconds", 503)
+
+    def close(self) -> None:
+        """Close the store; a thread still waiting on the database is left to finish."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        self._store.close()
+
+
+def guarded(store: Store, timeout: float) -> Store:
+    """``store`` with every call bounded by ``timeout`` seconds (:class:`GuardedStore`)."""
+    return cast(Store, GuardedStore(store, timeout))

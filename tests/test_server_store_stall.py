@@ -1,0 +1,76 @@
+"""A process whose link to PostgreSQL stalls keeps its pages alive (``GuardedStore``,
+``--store-timeout``; docs/deploy.md, "What fails over, how fast").
+
+Before, the first store call on the event loop after the stall (the lease round,
+every 0.5 s) waited until TCP gave up, minutes later, and every page of the process
+froze: no pong, no answer over HTTP. Here a real server reaches a real PostgreSQL
+through a proxy that stops passing bytes, as a frozen database or a dropped link
+would."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gloomtable.server.testing import ServerProcess
+from pg_support import fresh_schema, require_postgres
+from redis_support import StallingProxy
+from server_support import create_table, invite_token, open_ws, post_table, read_until
+
+TIMEOUT = 0.5
+TWO = [{"kind": "person"}, {"kind": "person"}]
+
+
+@pytest.mark.slow
+def test_a_stalled_database_refuses_moves_quickly_and_freezes_no_page(tmp_path: Path) -> None:
+    require_postgres()
+    log = tmp_path / "server.log"
+    with fresh_schema() as url, StallingProxy(("127.0.0.1", 5432)) as proxy:
+        through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        assert through != url
+        with ServerProcess(through, log=log, args=["--store-timeout", str(TIMEOUT)]) as srv:
+            table = create_table(srv)
+            with open_ws(srv, table, invite_token(table, 0)) as ada, \
+                    open_ws(srv, table, invite_token(table, 1)) as bo:
+                states = [read_until(c, lambda m: m["type"] == "state") for c in (ada, bo)]
+                mover, state = next((c, st) for c, st in zip((ada, bo), states, strict=True)
+                                    if st.get("choices"))
+                proxy.stall()
+                waits = []
+                for _ in range(25):  # five seconds of pings: the loop is held once, for one timeout
+                    sent = time.monotonic()
+                    ada.send('{"type": "ping"}')
+                    read_until(ada, lambda m: m["type"] == "pong", timeout=10)
+                    waits.append(time.monotonic() - sent)
+                    time.sleep(0.2)
+                assert max(waits) < TIMEOUT + 1.0, waits
+                assert sorted(waits)[-2] < 0.45, waits  # only the outage's first call waited
+
+                started = time.monotonic()
+                mover.send(json.dumps({"type": "act", "action": state["choices"][0]["action"],
+                                       "state_id": state["state_id"]}))
+                refused = read_until(mover, lambda m: m["type"] == "error", timeout=10)
+                assert refused["code"] == "server_busy" and "not answering" in refused["message"], refused
+                assert time.monotonic() - started < 1.0
+                assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200  # needs no database
+                r = post_table(srv, timeout=5, seats=TWO)
+                assert r.status_code == 503 and r.json()["code"] == "server_busy", r.text
+
+                proxy.resume()
+                deadline = time.monotonic() + 15
+                while post_table(srv, timeout=5, seats=TWO).status_code != 201:
+                    assert time.monotonic() < deadline, "the server did not use its database again"
+                    time.sleep(0.3)
+                mover.send(json.dumps({"type": "act", "action": state["choices"][0]["action"],
+                                       "state_id": state["state_id"]}))
+                first = state["state_id"]
+                after = read_until(mover, lambda m: m["type"] == "error" or m.get("state_id", first) > first,
+                                   timeout=15)
+                assert after["type"] == "state" and after["state_id"] == state["state_id"] + 1, after
+    text = log.read_text()
+    assert text.count("did not answer within") == 1 and "answers again" in text, text[-2000:]
+    assert "Traceback" not in text, text[-3000:]
