@@ -16,6 +16,7 @@ from gloomtable.server.errors import ServerError
 from gloomtable.server.headers import csp_with_styles, read_body
 
 if TYPE_CHECKING:
+    from gloomtable.designer.chronicle import Chronicle
     from gloomtable.server.limits import ServerLimits
 
 MAX_DECK_BYTES = 512 * 1024
@@ -56,7 +57,7 @@ def _shipped_faces(name: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=CHRONICLES_KEPT)
-def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], lang: str) -> Any:
+def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], lang: str) -> Chronicle:
     """The chronicle of a finished game, told once per record, names and language (in
     the worker): telling replays the game, which a reload should not pay again."""
     from gloomtable.designer.chronicle import build_chronicle
@@ -82,12 +83,13 @@ _SHIPPED: dict[str, dict[str, Any]] = {}
 """The gallery's faces of each shipped set, once the worker has read them."""
 
 
-async def _chronicle(request: Request, table_id: str) -> Any:
+async def _chronicle(request: Request, table_id: str) -> Chronicle:
     """The chronicle of table ``table_id`` in the request's language, told by the
     worker process (:mod:`gloomtable.server.heavy`: a replay holds no table up)."""
     record, names, stand_ins = _table_record(request, table_id)
-    return await request.app.state.heavy.run(
+    told: Chronicle = await request.app.state.heavy.run(
         "telling the chronicle", _told, record.to_json(), tuple(names), stand_ins, _language(request))
+    return told
 
 
 def _language(request: Request) -> str:
@@ -143,7 +145,7 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
 
     @app.get("/api/tables/{table_id}/chronicle")
     async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
-        return (await _chronicle(request, table_id)).to_dict()  # type: ignore[no-any-return]
+        return (await _chronicle(request, table_id)).to_dict()
 
     @app.get("/api/tables/{table_id}/chronicle.md")
     async def chronicle_md(table_id: str, request: Request) -> Response:
