@@ -349,3 +349,119 @@ def test_a_seat_is_claimed_once_and_the_next_table_named_once(store: Store) -> N
     assert store.set_next_table("t1", "n1")
     assert not store.set_next_table("t1", "n2")
     assert store.load("t1").next_table == "n1"  # type: ignore[union-attr]
+
+
+def test_finished_tables_are_found_by_when_they_ended(store: Store) -> None:
+    """``finished`` is stamped with the last action's time; ``finished_before`` gives the
+    longest finished first, at most ``limit``, and leaves out a table whose seat has a
+    page open on a live process. Deleting a table twice is harmless (two processes may)."""
+    for tid, created in (("a", 1.0), ("b", 2.0), ("c", 3.0)):
+        store.create_table(row(tid, created=created))
+    store.append_action("b", 0, 1, 0, "person", None, True)
+    store.append_action("a", 0, 1, 0, "person", None, True)  # a ends after b, though created first
+    store.append_action("c", 0, 1, 0, "person", None, False)  # c goes on
+    a, b, c = store.load("a"), store.load("b"), store.load("c")
+    assert a is not None and b is not None and c is not None
+    assert b.finished == b.times[-1] and a.finished == a.times[-1] and b.finished <= a.finished
+    assert c.finished is None
+    later = a.finished + 1
+    assert store.finished_before(later, 10) == ["b", "a"]
+    assert store.finished_before(later, 1) == ["b"]
+    assert store.finished_before(b.finished, 10) == []  # strictly before
+    store.set_presence("a", 0, "p1", 1, 30)
+    assert store.finished_before(later, 10) == ["b"]
+    store.set_presence("a", 0, "p1", 0, 30)  # its page closed
+    assert store.finished_before(later, 10) == ["b", "a"]
+    store.delete_table("b")
+    store.delete_table("b")
+    assert store.finished_before(later, 10) == ["a"] and store.load("b") is None
+
+
+def test_an_imported_table_keeps_when_it_finished(store: Store) -> None:
+    """``db copy`` writes ``finished`` as the source had it; a finished row that does not
+    know it (built before the column) takes its last action's time."""
+    known = row("known", created=5.0)
+    known.actions, known.actors, known.times = [3], [(0, "person")], [10.0]
+    known.over, known.finished = True, 11.0
+    unknown = row("unknown", created=5.0)
+    unknown.actions, unknown.actors, unknown.times = [3, 1], [(0, "person"), (1, "bot")], [10.0, 12.0]
+    unknown.over = True
+    going = row("going", created=5.0)
+    for r in (known, unknown, going):
+        assert store.import_table(r)
+    got = [store.load(t) for t in ("known", "unknown", "going")]
+    assert [g.finished if g else "missing" for g in got] == [11.0, 12.0, None]
+    assert store.finished_before(100.0, 10) == ["known", "unknown"]
+
+
+def test_finished_tables_are_read_from_an_index(where: str, store: Store) -> None:
+    """"Finished before T, oldest first, at most N" walks the index in order: no scan of
+    every table, no sort of them."""
+    for i in range(40):
+        r = row(f"t{i}", created=float(i))
+        r.actions, r.actors, r.times, r.over = [1], [(0, "person")], [100.0 + i], i % 2 == 0
+        store.import_table(r)
+    query = ("SELECT t.id FROM tables t WHERE t.finished < 120 AND NOT EXISTS (SELECT 1 FROM presence p"
+             " WHERE p.table_id=t.id AND p.conns>0 AND p.expires>0) ORDER BY t.finished, t.id LIMIT 5")
+    # (the query of both backends' finished_before, its parameters written in)
+    if where.startswith("postgresql"):
+        import psycopg
+
+        from gloomtable.server.store_postgres import split_url
+
+        conninfo, schema = split_url(where)
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'SET search_path TO "{schema}"')
+            conn.execute("ANALYZE tables")
+            conn.execute("SET enable_seqscan = off")  # 40 rows: the planner would rather scan
+            plan = "\n".join(r[0] for r in conn.execute(f"EXPLAIN {query}"))
+        assert "tables_finished" in plan and "Sort" not in plan, plan
+    else:
+        db = sqlite3.connect(where)
+        try:
+            plan = "\n".join(r[3] for r in db.execute(f"EXPLAIN QUERY PLAN {query}"))
+        finally:
+            db.close()
+        assert "tables_finished" in plan and "TEMP B-TREE" not in plan, plan
+    assert store.finished_before(120.0, 5) == ["t0", "t2", "t4", "t6", "t8"]
+
+
+def test_the_migration_stamps_tables_finished_before_it(where: str) -> None:
+    """A database at migration 4 opens with ``finished`` filled for its finished tables
+    (their last action's time) and empty for the others."""
+    columns = "(id, game, config, seed, options, listed, host_token, created, over)"
+    rows = [f"INSERT INTO tables {columns} VALUES ('{tid}', 'gloom', '{{\"players\": 2}}', 7, '{{}}', 1,"
+            f" 'h', 1, {over})" for tid, over in (("done", 1), ("going", 0))]
+    rows += [f"INSERT INTO actions (table_id, idx, action, seat, actor, narration, at) VALUES"
+             f" ('{tid}', {i}, 1, 0, 'person', NULL, {at})"
+             for tid, i, at in (("done", 0, 50.5), ("done", 1, 60.25), ("going", 0, 70.0))]
+    statements = [s for _, _, group in MIGRATIONS[:4] for s in group]
+    if where.startswith("postgresql"):
+        import psycopg
+
+        from gloomtable.server.store_postgres import split_url
+
+        conninfo, schema = split_url(where)
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+            conn.execute(f'SET search_path TO "{schema}"')
+            for stmt in [*statements, VERSION_TABLE]:
+                conn.execute(stmt.encode())
+            conn.execute("INSERT INTO schema_version VALUES (4, 0)")
+            for stmt in rows:
+                conn.execute(stmt.encode())
+    else:
+        db = sqlite3.connect(where)
+        for stmt in [*statements, VERSION_TABLE, "INSERT INTO schema_version VALUES (4, 0)", *rows]:
+            db.execute(stmt)
+        db.commit()
+        db.close()
+    store = open_store(where)
+    try:
+        assert store.schema_version() == LATEST
+        done, going = store.load("done"), store.load("going")
+        assert done is not None and going is not None
+        assert done.finished == 60.25 and going.finished is None
+        assert store.finished_before(61.0, 10) == ["done"] and store.finished_before(60.25, 10) == []
+    finally:
+        store.close()

@@ -2,9 +2,9 @@
 another, SQLite to PostgreSQL or back, so a site can move without losing a game.
 
 A table is copied whole (row, seats, every action with its time and narration,
-the stored turn-timer deadline) in one transaction of the destination, so an
-interrupted copy leaves whole tables only, and running it again copies what is
-missing. A table id already in the destination is left as it is and reported.
+the stored turn-timer deadline, when it finished) in one transaction of the
+destination, so an interrupted copy leaves whole tables only, and running it
+again copies what is missing. A table id already in the destination is left as it is and reported.
 Leases are not copied: the first server on the destination takes them.
 """
 

@@ -86,6 +86,16 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         )""",
         "CREATE INDEX IF NOT EXISTS socket_counts_holder ON socket_counts(holder)",
     ]),
+    (5, "when each table finished (finished tables are deleted after --finished-table-expiry)", [
+        # the writer's wall clock, as actions.at: a table finishes with its last action
+        "ALTER TABLE tables ADD COLUMN finished DOUBLE PRECISION",
+        """UPDATE tables SET finished = COALESCE(
+            (SELECT MAX(a.at) FROM actions a WHERE a.table_id = tables.id), created)
+           WHERE over = 1""",
+        # "finished before T, oldest first, at most N" reads the index in order and stops;
+        # unfinished tables (NULL) are left out of it
+        "CREATE INDEX IF NOT EXISTS tables_finished ON tables(finished, id) WHERE finished IS NOT NULL",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -73,8 +73,9 @@ class Store(Protocol):
         a seat has one token at a time)."""
 
     def delete_table(self, table_id: str) -> None:
-        """Forget a table whole: its seats, actions and lease (an unfinished table
-        that expired with nobody at it)."""
+        """Forget a table whole: its seats, actions, lease and presence (an unfinished
+        table that expired with nobody at it, a finished one past its retention).
+        Deleting a table that is not there (any more) does nothing."""
 
     def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:
         """Take a seat nobody has taken (a Join): False, and nothing written, if
@@ -91,6 +92,12 @@ class Store(Protocol):
 
     def all_ids(self) -> list[str]:
         """Every table, finished or not, oldest first."""
+
+    def finished_before(self, cutoff: float, limit: int) -> list[str]:
+        """At most ``limit`` tables that finished before ``cutoff`` (epoch seconds, the
+        clock ``actions.at`` is written by), the longest finished first, read from an
+        index rather than a scan. A table with a seat's page open on any live process
+        (its presence) is left out."""
 
     def schema_version(self) -> int:
         """The newest migration applied."""

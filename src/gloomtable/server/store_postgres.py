@@ -139,10 +139,11 @@ class PostgresStore:
     def _insert(self, conn: psycopg.Connection[Any], row: TableRow) -> None:
         conn.execute(
             "INSERT INTO tables (id, game, config, seed, options, listed, host_token, created, over,"
-            " next_table, deadline, deadline_idx) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            " next_table, deadline, deadline_idx, finished)"
+            " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
             (row.id, row.game, json.dumps(row.config), row.seed, json.dumps(row.options),
              int(row.listed), row.host_token, row.created or time.time(), int(row.over),
-             row.next_table, row.deadline, row.deadline_idx))
+             row.next_table, row.deadline, row.deadline_idx, row.finished_at()))
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO seats (table_id, seat, kind, level, name, token, claimed)"
@@ -151,6 +152,7 @@ class PostgresStore:
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                       narration: str | None, over: bool, deadline: float | None = None) -> None:
+        at = time.time()  # the writer's clock, as created: finished is this action's at
         try:
             with self._tx() as conn:
                 got = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id=%s",
@@ -161,9 +163,10 @@ class PostgresStore:
                 # two writers at the same index: the unique (table_id, idx) key lets one commit
                 conn.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
                              " VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                             (table_id, idx, action, seat, actor, narration, time.time()))
-                conn.execute("UPDATE tables SET over=%s, deadline=%s, deadline_idx=%s WHERE id=%s",
-                             (int(over), deadline, idx + 1, table_id))
+                             (table_id, idx, action, seat, actor, narration, at))
+                conn.execute("UPDATE tables SET over=%s, deadline=%s, deadline_idx=%s,"
+                             " finished=COALESCE(finished, %s::float8) WHERE id=%s",
+                             (int(over), deadline, idx + 1, at if over else None, table_id))
                 self._notify(conn, table_id)
         except psycopg.errors.UniqueViolation:
             raise StaleActionError(f"table {table_id}: action #{idx} was stored by another writer") from None
@@ -233,6 +236,15 @@ class PostgresStore:
     def all_ids(self) -> list[str]:
         with self.pool.connection() as conn:
             return [r[0] for r in conn.execute("SELECT id FROM tables ORDER BY created, id")]
+
+    def finished_before(self, cutoff: float, limit: int) -> list[str]:
+        """``finished`` is the writer's clock (as ``actions.at``), so ``cutoff`` is too;
+        presence expires by the database's clock, as everywhere."""
+        with self.pool.connection() as conn:
+            return [r[0] for r in conn.execute(
+                "SELECT t.id FROM tables t WHERE t.finished < %s AND NOT EXISTS (SELECT 1 FROM presence p"
+                f" WHERE p.table_id=t.id AND p.conns>0 AND p.expires>{_NOW})"
+                " ORDER BY t.finished, t.id LIMIT %s", (cutoff, limit))]
 
     # --- leases ------------------------------------------------------------------
 

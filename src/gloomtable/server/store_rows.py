@@ -7,6 +7,7 @@ round a circle."""
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,18 @@ class TableRow:
     deadline: float | None = None
     """The stored turn-timer deadline (epoch seconds) of the decision at ``deadline_idx``."""
     deadline_idx: int | None = None
+    finished: float | None = None
+    """Wall-clock time the game ended (its last action's time); None while it is not over.
+    A finished table is deleted this long after it: ``--finished-table-expiry``."""
+
+    def finished_at(self) -> float | None:
+        """When the table finished, as a store writes it: the stored time, else (a row
+        built before the store knew it) its last action's time, else now; None if not over."""
+        if not self.over:
+            return None
+        if self.finished is not None:
+            return self.finished
+        return self.times[-1] if self.times else time.time()
 
 
 def shown(db: str | Path) -> str:

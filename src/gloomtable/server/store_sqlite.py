@@ -23,7 +23,7 @@ BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before it fails."""
 
 _TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, next_table, created," \
-                 " deadline, deadline_idx"
+                 " deadline, deadline_idx, finished"
 
 
 class SqliteStore:
@@ -103,10 +103,10 @@ class SqliteStore:
     def _insert(self, db: sqlite3.Connection, row: TableRow) -> None:
         db.execute(
             "INSERT INTO tables (id, game, config, seed, options, listed, host_token, created, over,"
-            " next_table, deadline, deadline_idx) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " next_table, deadline, deadline_idx, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.id, row.game, json.dumps(row.config), row.seed, json.dumps(row.options),
              int(row.listed), row.host_token, row.created or time.time(), int(row.over),
-             row.next_table, row.deadline, row.deadline_idx))
+             row.next_table, row.deadline, row.deadline_idx, row.finished_at()))
         db.executemany(
             "INSERT INTO seats (table_id, seat, kind, level, name, token, claimed)"
             " VALUES (?,?,?,?,?,?,?)",
@@ -114,15 +114,17 @@ class SqliteStore:
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                       narration: str | None, over: bool, deadline: float | None = None) -> None:
+        at = time.time()
         with self._tx() as db:
             have = db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (table_id,)).fetchone()[0]
             if have != idx:
                 raise StaleActionError(f"table {table_id}: action #{idx} offered, {have} stored")
             db.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
                        " VALUES (?,?,?,?,?,?,?)",
-                       (table_id, idx, action, seat, actor, narration, time.time()))
-            db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=? WHERE id=?",
-                       (int(over), deadline, idx + 1, table_id))
+                       (table_id, idx, action, seat, actor, narration, at))
+            db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=?,"
+                       " finished=COALESCE(finished, ?) WHERE id=?",
+                       (int(over), deadline, idx + 1, at if over else None, table_id))
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         with self._tx() as db:
@@ -175,6 +177,13 @@ class SqliteStore:
 
     def all_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created, id")]
+
+    def finished_before(self, cutoff: float, limit: int) -> list[str]:
+        now = time.time()
+        return [r[0] for r in self.db.execute(
+            "SELECT t.id FROM tables t WHERE t.finished < ? AND NOT EXISTS (SELECT 1 FROM presence p"
+            " WHERE p.table_id=t.id AND p.conns>0 AND p.expires>?) ORDER BY t.finished, t.id LIMIT ?",
+            (cutoff, now, limit))]
 
     # --- leases (one process per file: kept for the same contract) ----------------
 
@@ -249,7 +258,8 @@ def table_row(row: Any, seats: Any, actions: Any, since: int) -> TableRow:
     out = TableRow(tid, row[1], json.loads(row[2]), int(row[3]), json.loads(row[4]), bool(row[5]),
                    row[6], [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats],
                    bool(row[7]), row[8], created=float(row[9]), first=since,
-                   deadline=row[10], deadline_idx=row[11])
+                   deadline=row[10], deadline_idx=row[11],
+                   finished=None if row[12] is None else float(row[12]))
     for idx, action, seat, actor, narration, at in actions:
         if idx != since + len(out.actions):
             raise StoreError(f"table {tid}: action #{idx} stored after #{since + len(out.actions) - 1}")
