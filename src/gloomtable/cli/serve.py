@@ -21,8 +21,8 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str, typer.Option(
         help="SQLite file where tables are kept, or postgresql://USER@HOST/DB to share tables "
-             "between several server processes (docs/deploy.md) [default: $GLOOMTABLE_DB, else "
-             "$XDG_DATA_HOME/gloomtable/tables.db, else ~/.local/share/gloomtable/tables.db].",
+             "between several server processes (docs/deploy.md). Default: $GLOOMTABLE_DB, else "
+             "$XDG_DATA_HOME/gloomtable/tables.db, else ~/.local/share/gloomtable/tables.db.",
         show_default=False)] = "",
     allow_fixed_deals: Annotated[bool, typer.Option(
         help="Accept a table's seed (a deal its creator chose); such tables say so and are never listed.")
@@ -38,6 +38,10 @@ def serve(
     finished_table_keep: Annotated[float, typer.Option(
         min=0, help="Seconds a finished table stays in memory after its last page leaves.")
     ] = _D.finished_keep,
+    finished_table_expiry: Annotated[float, typer.Option(
+        min=0, help="Seconds after its end a finished table is deleted from the store "
+                    "(unless a page of it is open).")
+    ] = _D.finished_expiry,
     bot_workers: Annotated[int, typer.Option(min=1, help="Threads for bot searches.")] = _D.bot_workers,
     bot_only_min_delay_ms: Annotated[int, typer.Option(
         min=0, help="Least pause before each automatic move at a table where no person has a page open.")
@@ -52,7 +56,7 @@ def serve(
 
     lobby = LobbySettings(allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
                           idle_expiry=idle_table_expiry, abandoned_expiry=abandoned_table_expiry,
-                          finished_keep=finished_table_keep,
+                          finished_keep=finished_table_keep, finished_expiry=finished_table_expiry,
                           bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms,
                           sets=tuple(s.strip() for s in sets.split(",") if s.strip()))
     try:
@@ -62,5 +66,8 @@ def serve(
     run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby, limits=config)
 
 
-_base = [p for p in inspect.signature(serve).parameters.values() if p.kind is not p.VAR_KEYWORD]
+# eval_str: this module's annotations are strings (PEP 563), and typer reads a given
+# __signature__ as it is: unevaluated, every Option (its help, its min and max) was lost
+_base = [p for p in inspect.signature(serve, eval_str=True).parameters.values()
+         if p.kind is not p.VAR_KEYWORD]
 serve.__signature__ = inspect.Signature(_base + typer_parameters())  # type: ignore[attr-defined]
