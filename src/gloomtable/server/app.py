@@ -298,6 +298,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             await not_in_memory(websocket, table_id)
             table = lobby.get(table_id)
             token = await _hello(websocket, config.hello_timeout)
+            # while the hello came, the table may have left memory or been deleted (expired)
+            table = lobby.get(table_id)
             seat = table.seat_for_token(token)
             if token and seat is None:
                 raise ServerError("bad_token", "that token is not a seat of this table", 403)

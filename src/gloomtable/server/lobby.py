@@ -1,6 +1,7 @@
 """The lobby: creating tables, listing the open ones, joining, playing again,
-bringing every unfinished table back when the server starts, and letting go
-of tables nobody needs in memory (docs/security.md, "Tables and seats")."""
+bringing every unfinished table back when the server starts, letting go of
+tables nobody needs in memory, and deleting expired and long-finished tables
+from the store (docs/security.md, "Nothing grows for good")."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from pydantic import ValidationError
 
@@ -28,11 +30,18 @@ if TYPE_CHECKING:
     from gloomtable.server.cluster import Cluster
 
 log = logging.getLogger("gloomtable.server")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MAX_OPEN_TABLES = 2000
 """Unfinished tables one server keeps live; creating more is refused with server_busy."""
 LESSON_BOT_DELAY_MS = 600
 """A lesson's bots play slowly enough for a newcomer to follow."""
+FINISHED_EXPIRY = 30 * 86400.0
+"""Seconds a finished table is kept in the store (``--finished-table-expiry``)."""
+DELETE_AT_ONCE = 500
+"""Finished tables one sweep deletes at most: a backlog (say, after a long stop) is worked
+off a slice per round, never in one long stall of the event loop."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,9 @@ class LobbySettings:
     finished_keep: float = 60.0
     """Seconds a finished table stays in memory after its last page leaves
     (then it is read from the store on demand)."""
+    finished_expiry: float = FINISHED_EXPIRY
+    """Seconds after its end a finished table is deleted from the store, unless a page of it
+    is open: what one client can store is bounded by its creation rate times this."""
     sweep_every: float = 15.0
     """How often the lobby looks for tables to let go of (more often when an expiry is shorter)."""
     build_timeout: float = 5.0
@@ -80,6 +92,10 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
                         help="delete an unfinished table with no page open and no move after this")
     parser.add_argument("--finished-table-keep", type=float, default=d.finished_keep, metavar="SECONDS",
                         help="keep a finished table in memory this long after its last page leaves")
+    parser.add_argument("--finished-table-expiry", type=float, default=d.finished_expiry,
+                        metavar="SECONDS",
+                        help="delete a finished table from the store this long after it ended "
+                             "(unless a page of it is open)")
     parser.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
                         help="threads for bot searches")
     parser.add_argument("--bot-only-min-delay-ms", type=int, default=d.bot_only_min_delay_ms, metavar="MS",
@@ -96,12 +112,12 @@ def lobby_settings(args: argparse.Namespace) -> LobbySettings:
         if getattr(args, name) < 1:
             raise SystemExit(f"error: --{name.replace('_', '-')} must be at least 1")
     for name in ("idle_table_expiry", "abandoned_table_expiry", "finished_table_keep",
-                 "bot_only_min_delay_ms"):
+                 "finished_table_expiry", "bot_only_min_delay_ms"):
         if not getattr(args, name) >= 0:
             raise SystemExit(f"error: --{name.replace('_', '-')} must not be negative")
     return LobbySettings(allow_fixed_deals=args.allow_fixed_deals, max_open_tables=args.max_open_tables,
                          idle_expiry=args.idle_table_expiry, abandoned_expiry=args.abandoned_table_expiry,
-                         finished_keep=args.finished_table_keep,
+                         finished_keep=args.finished_table_keep, finished_expiry=args.finished_table_expiry,
                          bot_workers=args.bot_workers, bot_only_min_delay_ms=args.bot_only_min_delay_ms,
                          sets=tuple(s.strip() for s in args.sets.split(",") if s.strip()))
 
@@ -164,11 +180,14 @@ class Lobby:
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None
         """Set when several processes share the store: it says which tables this one leads."""
+        self._deleting: set[str] = set()
+        """Finished tables being deleted now: no page may open them meanwhile."""
 
     def start(self) -> None:
         """Begin letting go of expired and finished tables (needs the running loop)."""
         s = self.settings
-        every = min(s.sweep_every, max(0.2, min(s.idle_expiry, s.abandoned_expiry, s.finished_keep) / 4))
+        every = min(s.sweep_every, max(0.2, min(s.idle_expiry, s.abandoned_expiry, s.finished_keep,
+                                                s.finished_expiry) / 4))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(every))
 
     def resume_all(self) -> int:
@@ -198,6 +217,8 @@ class Lobby:
         """A table by id, read back from the store if it is not in memory."""
         if not isinstance(tid, str) or not 1 <= len(tid) <= 64:
             raise ServerError("not_found", "no table has that id", 404)
+        if tid in self._deleting:
+            raise ServerError("not_found", f"no table {tid!r}", 404)
         table = self.tables.get(tid) or self._open(tid)
         if table is None:
             raise ServerError("not_found", f"no table {tid!r}", 404)
@@ -398,6 +419,44 @@ class Lobby:
                      expired, dropped)
         return expired, dropped
 
+    async def expire_finished(self, now: float | None = None, at_once: int = DELETE_AT_ONCE) -> int:
+        """Delete from the store (and memory) at most ``at_once`` tables that finished
+        ``finished_expiry`` seconds before ``now`` (wall clock), longest finished first,
+        except those with a page open here (or a seat's page on another process).
+        Each deletion is its own commit (in a worker thread where the store is remote)
+        with the event loop free between them. Any process may do this: a table two
+        processes delete at once is deleted once. Returns how many were deleted."""
+        cutoff = (time.time() if now is None else now) - self.settings.finished_expiry
+        watched = {tid for tid, t in self.tables.items() if t.over and (t.conns or t.present_elsewhere)}
+        # ask for enough that the watched ones cannot fill the slice: they are skipped
+        ids = await self._in_store(self.store.finished_before, cutoff, at_once + len(watched))
+        deleted = 0
+        for tid in ids:
+            if deleted >= at_once:
+                break
+            table = self.tables.get(tid)
+            if table is not None and (table.conns or table.present_elsewhere):
+                continue
+            self._deleting.add(tid)
+            try:
+                if table is not None:
+                    table.close()
+                    del self.tables[tid]
+                await self._in_store(self.store.delete_table, tid)
+            finally:
+                self._deleting.discard(tid)
+            deleted += 1
+            await asyncio.sleep(0)  # a person's message goes before the next deletion
+        if deleted:
+            log.info("deleted %d table(s) finished over %g s ago", deleted, self.settings.finished_expiry)
+        return deleted
+
+    async def _in_store(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """A store call: in a worker thread when it waits on a database server."""
+        if self.store.remote:
+            return await asyncio.to_thread(call, *args, **kwargs)
+        return call(*args, **kwargs)
+
     async def _sweep_forever(self, every: float) -> None:
         while True:
             await asyncio.sleep(every)
@@ -405,6 +464,10 @@ class Lobby:
                 self.sweep()
             except Exception:  # the sweeper must outlive one bad table
                 log.exception("the lobby's sweep failed")
+            try:
+                await self.expire_finished()
+            except Exception:  # the database may be restarting: again next round
+                log.exception("deleting finished tables failed")
 
     def close(self) -> None:
         if self._sweeper is not None:
