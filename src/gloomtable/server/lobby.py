@@ -466,6 +466,8 @@ class Lobby:
                 log.exception("the lobby's sweep failed")
             try:
                 await self.expire_finished()
+            except ServerError:  # the database did not answer (the store's guard logs it once)
+                pass
             except Exception:  # the database may be restarting: again next round
                 log.exception("deleting finished tables failed")
 
