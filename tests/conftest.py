@@ -48,3 +48,26 @@ def figures() -> Iterator[dict[str, Any]]:
         old = json.loads(out.read_text()) if out.exists() and out.stat().st_size else {}
         old.update(_FIGURES)
         out.write_text(json.dumps({**old, "profile": PROFILE}, indent=1, sort_keys=True) + "\n")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where one test's store lives, on each backend: a SQLite file, or a fresh
+    PostgreSQL schema (dropped afterwards); every ``open_store(where)`` opens the same one."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "s.db")
+    else:
+        from pg_support import fresh_schema
+
+        with fresh_schema() as url:
+            yield url
+
+
+@pytest.fixture
+def store(where: str) -> Iterator[Any]:
+    """The store at ``where``, closed afterwards."""
+    from gloomtable.server.store import open_store
+
+    s = open_store(where)
+    yield s
+    s.close()

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +28,7 @@ DAY = 86400.0
 BOTS = [{"kind": "bot", "level": "random"}] * 2
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "s.db")
-    else:
-        with fresh_schema() as url:
-            yield url
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    s = open_store(where)
-    yield s
-    s.close()
+# ``where`` and ``store`` (each test on SQLite and on PostgreSQL) come from conftest.py.
 
 
 def stored(store: Store, tid: str, *, ended: float | None, created: float = 1.0) -> None:

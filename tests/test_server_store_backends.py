@@ -7,8 +7,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
@@ -20,21 +19,7 @@ from pg_support import fresh_schema
 Opener = Callable[[], Store]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """Where one test's store lives; every ``open_store(where)`` opens the same one."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "s.db")
-    else:
-        with fresh_schema() as url:
-            yield url
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    s = open_store(where)
-    yield s
-    s.close()
+# ``where`` and ``store`` (each test on SQLite and on PostgreSQL) come from conftest.py.
 
 
 def row(tid: str = "t1", created: float = 0.0) -> TableRow:
