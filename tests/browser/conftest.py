@@ -109,6 +109,15 @@ def page_state(page: Any) -> dict[str, Any] | None:
     return page.evaluate("() => window.gloomtablePage && window.gloomtablePage.msg")
 
 
+def state_and_hand(page: Any) -> tuple[dict[str, Any] | None, set[int]]:
+    """The last state the page drew and the hand cards it shows, read in one go: the
+    page draws a state as soon as it takes it, so the two always belong together
+    (read apart, a new state may land between them)."""
+    st, cards = page.evaluate("""() => [window.gloomtablePage && window.gloomtablePage.msg,
+        [...document.querySelectorAll('.hand-card')].map((e) => e.dataset.card)]""")
+    return st, {int(x) for x in cards}
+
+
 def wait_my_turn_or_end(page: Any, timeout: float = 15_000) -> bool:
     """True when the page asks this seat to decide, False when the game is over."""
     page.wait_for_selector(".prompt:not([hidden]):not(.pending), [data-testid=end]:not([hidden])",

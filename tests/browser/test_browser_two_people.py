@@ -9,12 +9,8 @@ from typing import Any
 
 import httpx
 
-from conftest import PageErrors, click_any_choice, frames_of, page_state
+from conftest import PageErrors, click_any_choice, frames_of, page_state, state_and_hand
 from gloomtable.server.testing import ServerProcess
-
-
-def hand_of(page: Any) -> set[int]:
-    return {int(x) for x in page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.card)")}
 
 
 def decide_once(pages: list[Any], rng: random.Random) -> None:
@@ -50,9 +46,8 @@ def test_two_people_hidden_hands_and_a_killed_server(server: ServerProcess, brow
         seen: list[list[int]] = [[], []]  # frames received by each page at each snapshot
         for _ in range(10):
             for seat, page in enumerate(pages):
-                st = page_state(page)
+                st, shown = state_and_hand(page)
                 assert st is not None
-                shown = hand_of(page)
                 assert shown == set(st["view"]["hand"])  # the page draws exactly its own hand
                 hands[seat].append(shown)
                 seen[seat].append(len(frames[seat]))

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_browser_two_people import decide_once, hand_of
+from test_browser_two_people import decide_once
 
-from conftest import PageErrors, page_state
+from conftest import PageErrors, page_state, state_and_hand
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
 
@@ -41,9 +41,9 @@ def test_two_pages_on_two_processes_play_to_the_end(browser: Any, tmp_path: Path
                     if all(s and s["over"] for s in states):
                         break
                     for page in pages:  # each page draws exactly its own hand, from its own process
-                        st = page_state(page)
+                        st, shown = state_and_hand(page)
                         if st and not st["over"]:
-                            assert hand_of(page) == set(st["view"]["hand"])
+                            assert shown == set(st["view"]["hand"])
                     try:
                         decide_once(pages, rng)
                     except AssertionError:  # the last move ended the game while a page was drawing
