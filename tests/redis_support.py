@@ -13,6 +13,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from types import TracebackType
 
 import pytest
@@ -39,10 +40,12 @@ def fresh_prefix() -> str:
 
 class StallingProxy:
     """TCP from a free port on 127.0.0.1 to Redis (or ``upstream``). ``stall()`` stops passing
-    bytes either way (connections stay open, new ones are accepted): Redis as slow as it gets."""
+    bytes either way (connections stay open, new ones are accepted): Redis as slow as it gets.
+    ``delay``: seconds each chunk waits before it is passed on, either way (a far Redis)."""
 
-    def __init__(self, upstream: tuple[str, int] = (REDIS_HOST, REDIS_PORT)) -> None:
+    def __init__(self, upstream: tuple[str, int] = (REDIS_HOST, REDIS_PORT), delay: float = 0.0) -> None:
         self.upstream = upstream
+        self.delay = delay
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.listener.getsockname()[1])
         self.passing = threading.Event()
@@ -79,6 +82,8 @@ class StallingProxy:
                 self.passing.wait()  # stalled: what arrived is held, and nothing more is read
                 if self.closed:
                     return
+                if self.delay:
+                    time.sleep(self.delay)
                 dst.sendall(data)
         with contextlib.suppress(OSError):
             dst.shutdown(socket.SHUT_WR)

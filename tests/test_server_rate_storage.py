@@ -24,7 +24,7 @@ import pytest
 from gloomtable.server.limits import RETRY_SHARED, ServerLimits, check_rate_storage, flag
 from gloomtable.server.testing import ServerProcess, free_port
 from redis_support import REDIS_URL, StallingProxy, fresh_prefix, require_redis
-from server_support import post_table
+from server_support import open_ws, post_table, read_until
 
 SEATS = [{"kind": "open"}, {"kind": "open"}]
 
@@ -145,3 +145,26 @@ def test_a_redis_gone_away_costs_one_short_wait_then_the_process_counts_alone(tm
         assert httpx.get(srv.url + "/api/games", timeout=30).status_code == 200
         log = srv.log_path.read_text()
     assert log.count("rate counters:") == 1 and "failed (" in log, log
+
+
+@pytest.mark.slow
+def test_a_message_waits_on_redis_once_not_once_per_rate(tmp_path: Path) -> None:
+    """A spectator's message is counted against three rates (its socket, its address,
+    spectators of its address): with Redis a round trip away, they are asked at once, so
+    a ping waits about one round trip, not three."""
+    require_redis()
+    delay = 0.15  # each way: a round trip of 0.3 s
+    with StallingProxy(delay=delay) as redis, ServerProcess(tmp_path / "t.db", args=[
+            *shared(redis.url), "--rate-storage-timeout", "5"]) as srv:
+        table = create(srv).json()
+        with open_ws(srv, table) as conn:
+            read_until(conn, lambda m: m["type"] == "state")
+            took = []
+            for _ in range(5):  # the first ones open the client's connections to Redis
+                t0 = time.monotonic()
+                conn.send('{"type": "ping"}')
+                read_until(conn, lambda m: m["type"] == "pong", timeout=30)
+                took.append(time.monotonic() - t0)
+        steady = took[2:]
+        assert min(steady) >= 2 * delay * 0.9, took  # it did wait on the far Redis
+        assert max(steady) < 2 * (2 * delay), took  # once, not three times (0.9 s)

@@ -422,8 +422,10 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
         if text is None:
             raw = message.get("bytes") or b""
             text = raw.decode("utf-8", "replace")
-        if not (await rates.hit("message_rate", key) and await rates.hit("message_ip_rate", "ip:" + ip)
-                and (conn.seat is not None or await rates.hit("spectator_message_rate", "ip:" + ip))):
+        checks = [("message_rate", key), ("message_ip_rate", "ip:" + ip)]
+        if conn.seat is None:
+            checks.append(("spectator_message_rate", "ip:" + ip))
+        if not await rates.hit_all(checks):
             strikes += 1
             if not refusing:  # one answer per run of refused messages: a flood costs no more answers
                 conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
@@ -465,8 +467,9 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
     if kind == "ping":
         conn.push({"type": "pong"})
     elif kind == "sync":
-        spectator_ok = conn.seat is not None or await rates.hit("spectator_sync_rate", "ip:" + ip)
-        if not (await rates.hit("sync_rate", key) and spectator_ok):
+        checks = [("sync_rate", key)] if conn.seat is not None else [
+            ("spectator_sync_rate", "ip:" + ip), ("sync_rate", key)]
+        if not await rates.hit_all(checks):
             raise ServerError("rate_limited", f"at most {rates.config.sync_rate} syncs; the last one stands")
         conn.log_sent = max(0, len(table.entries) - SYNC_LOG)
         conn.push({**table.state_message(conn), "resync": True})

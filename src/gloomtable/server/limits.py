@@ -20,6 +20,7 @@ import logging
 import re
 import time
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -274,6 +275,18 @@ class RateLimits:
                                 shown(self.config.rate_storage))
                 return allowed
         return self.limiter.hit(item, name, *keys)
+
+    async def hit_all(self, checks: Sequence[tuple[str, str]]) -> bool:
+        """Count one event for each ``(name, key)``; False when any key is over its rate.
+        With ``--rate-storage`` the counts are asked at once, so a message waits on Redis
+        one round trip, not one per rate (every count is then taken, a refused message's
+        too); in this process's memory they are taken in order, up to the first refusal."""
+        if self.shared is not None and time.monotonic() >= self.local_until and len(checks) > 1:
+            return all(await asyncio.gather(*(self.hit(name, key) for name, key in checks)))
+        for name, key in checks:
+            if not await self.hit(name, key):
+                return False
+        return True
 
     def _shared_failed(self, exc: Exception) -> None:
         self.local_until = time.monotonic() + RETRY_SHARED
