@@ -244,4 +244,3 @@ class DeckGame(Protocol):
     def deck_copies(self) -> Mapping[str, Mapping[str, str]]:
         """Set name or deck file -> ``{"sha256": ..., "text": ...}``: the copies a record
         carries so it replays without the files (see :meth:`GameRecord.of`)."""
-        ...
