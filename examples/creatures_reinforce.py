@@ -63,7 +63,7 @@ def play_episode(env: gymnasium.Env, policy: LinearPolicy | None, seed: int,
         total += r
         if term or trunc:
             break
-    share = info["result"]["winners"].count(info["seat"]) / len(info["result"]["winners"])
+    share = float(info["win_share"][info["seat"]])
     return traj, total, share
 
 

@@ -97,7 +97,7 @@ def test_a_game_stopped_by_the_turn_cap_is_truncated_not_terminated() -> None:
             break
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     assert all(env.truncations.values()) and not any(env.terminations.values())
-    assert env.infos[env.agent_selection]["result"]["capped"] is True
+    assert env.infos[env.agent_selection]["capped"] is True
 
 
 def test_observation_layout_and_the_mask_follow_the_view() -> None:

@@ -9,6 +9,9 @@ each of k tied winners, else 0). With ``reward="shaped"`` every step also pays
 each agent the improvement of its own score (Family Value in Gloom, penalty
 total in Crazy Creatures; lower is better in both) divided by the encoder's
 ``score_scale``; the win share still comes on top at the end.
+
+Infos have one fixed shape at every step (:mod:`gloomtable.rl.infos`): the
+result's fields, zeros until the game ends.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pettingzoo import AECEnv
 
 from gloomtable.engine import ConfigError, Game, State
 from gloomtable.games import make_game
+from gloomtable.rl.infos import empty_result, result_fields
 
 REWARDS = ("win_share", "shaped")
 RENDER_MODES = ["human", "ansi"]
@@ -83,7 +87,10 @@ class GloomtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no typ
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        # The same keys and shapes at every step (gloomtable.rl.infos), so buffers that
+        # fix a field's shape at the first insert take every step of every game.
+        self.infos: dict[str, dict[str, Any]] = {a: empty_result(len(self.possible_agents))
+                                                 for a in self.agents}
         self._legal: list[int] | None = None
         self._scores = self._public_scores() if self.reward_kind == "shaped" else None
         self.agent_selection = self.possible_agents[self.state.current_player()]
@@ -156,9 +163,10 @@ class GloomtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no typ
             for a, share in zip(self.possible_agents, result.returns(), strict=True):
                 rewards[a] += share
             ended = self.truncations if result.capped else self.terminations
+            fields = result_fields(result)
             for a in self.agents:
                 ended[a] = True
-                self.infos[a] = {"result": result.to_dict()}
+                self.infos[a] = dict(fields)
         else:
             self.agent_selection = self.possible_agents[self.state.current_player()]
         self.rewards = rewards

@@ -7,7 +7,7 @@ own views. The observation is the learner's PettingZoo observation (a dict of
 ``observation`` and ``action_mask``); the mask is also in ``info``.
 
 An illegal action ends the episode at once with reward ``-1`` (and
-``info["illegal_action"]``), as PettingZoo's ``TerminateIllegalWrapper`` does,
+``info["illegal_action"]``, -1 otherwise), as PettingZoo's ``TerminateIllegalWrapper`` does,
 because random agents and Gymnasium's checker sample from the whole space.
 """
 
@@ -23,9 +23,12 @@ from gloomtable.bots.levels import make_bot
 from gloomtable.engine import ConfigError
 from gloomtable.games import registry
 from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, render_text
+from gloomtable.rl.infos import empty_result, result_fields
 
 GAMES = {"Gloom-v0": "gloom", "Gloomier-v0": "gloomier", "Creatures-v0": "creatures"}
 ILLEGAL_REWARD = -1.0
+NO_ILLEGAL_ACTION = -1
+"""``info["illegal_action"]`` when the learner's last action was legal."""
 MAX_OPPONENT_MOVES = 1_000_000
 """A bound on bot moves between two learner moves; the games' turn caps end far sooner."""
 
@@ -81,12 +84,16 @@ class SeatEnv(gymnasium.Env):
             state.apply(bot_action(self.bots[p], state, state.legal_actions()))
         raise RuntimeError(f"bots made {MAX_OPPONENT_MOVES} moves without the learner's turn")
 
-    def _observe(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def _observe(self, illegal: int = NO_ILLEGAL_ACTION) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The learner's observation and an info of the same keys and shapes at every
+        step (``gloomtable.rl.infos``, plus ``action_mask``, ``seat``, ``illegal_action``)."""
         self.aec._legal = None
+        state = self.aec.state
         obs = self.aec.observe(self.aec.possible_agents[self.seat])
-        info: dict[str, Any] = {"action_mask": obs["action_mask"], "seat": self.seat}
-        if self.aec.state.is_over():
-            info["result"] = self.aec.state.result().to_dict()
+        info: dict[str, Any] = {"action_mask": obs["action_mask"], "seat": self.seat,
+                                "illegal_action": illegal}
+        info.update(result_fields(state.result()) if state.is_over()
+                    else empty_result(len(self.aec.possible_agents)))
         return obs, info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -114,8 +121,7 @@ class SeatEnv(gymnasium.Env):
         a = int(action)
         if a not in state.legal_actions():
             self._ended = True
-            obs, info = self._observe()
-            info["illegal_action"] = a
+            obs, info = self._observe(illegal=a)
             return obs, ILLEGAL_REWARD, True, False, info
         state.apply(a)
         self._play_bots()
