@@ -24,6 +24,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from gloomtable.engine import ConfigError
 from gloomtable.engine.textdata import TextDataError, load_json
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
+from gloomtable.server import accounts
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
@@ -34,6 +35,7 @@ from gloomtable.server.heavy import HeavyWork
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
+from gloomtable.server.sessions import Passwords
 from gloomtable.server.sockets import Sockets
 from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.store_guard import guarded
@@ -105,6 +107,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     app = FastAPI(title="gloomtable", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.limits = config
     app.state.heavy = heavy
+    app.state.rates = rates
+    app.state.passwords = Passwords(config.password_hashes)
     served_hosts = hosts or config.hosts("127.0.0.1")
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=served_hosts)
     app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing
@@ -167,11 +171,17 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
         lobby = lobby_of(request)
+        session = accounts.acting(request, lobby.store)
         try:
             spec = parse_table_spec(await body_of(request))
         except ConfigError as exc:
             raise ServerError("bad_table", str(exc)) from None
         table, host = await lobby.create(spec)
+        if session is not None:  # the creator sits at the first seat given by link
+            first = next((s.index for s in table.seats if s.row.kind == "person"
+                          and not table.is_open_seat(s.index)), None)
+            if first is not None:
+                accounts.record_seat(request, table.id, first, session)
         return JSONResponse(lobby.created_answer(table, host), status_code=201)
 
     @app.post("/api/lessons")
@@ -220,8 +230,12 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         name = body.get("name", "")
         if not isinstance(name, str):
             raise ServerError("bad_message", "name must be text")
+        session = accounts.acting(request, lobby_of(request).store)
         await not_in_memory(request, table_id)
-        return lobby_of(request).join(table_id, name)
+        joined = lobby_of(request).join(table_id, name)
+        if session is not None:
+            accounts.record_seat(request, table_id, joined["seat"], session)
+        return joined
 
     @app.post("/api/tables/{table_id}/again")
     async def api_again(table_id: str, request: Request) -> dict[str, Any]:
@@ -261,6 +275,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         return web_catalog(lang)
 
     add_designer_routes(app, config)
+    app.include_router(accounts.router)
 
     # --- websockets --------------------------------------------------------------------
 
@@ -311,6 +326,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                     raise ServerError("too_many_sockets", f"this seat already has {config.sockets_per_token} "
                                       "pages open; close one", 429)
                 held.append("token:" + token)
+            if seat is not None:  # a signed-in person opening a seat's link is recorded there
+                accounts.record_seat(websocket, table.id, seat)
             if seat is None and not table.options.get("spectators", True):
                 raise ServerError("no_spectators", "this table does not allow spectators", 403)
             if seat is None and sum(1 for c in table.conns if c.seat is None) >= config.max_spectators:

@@ -5,6 +5,8 @@ A table is copied whole (row, seats, every action with its time and narration,
 the stored turn-timer deadline, when it finished) in one transaction of the
 destination, so an interrupted copy leaves whole tables only, and running it
 again copies what is missing. A table id already in the destination is left as it is and reported.
+Then the accounts, their sessions and seat links are copied (those already in the
+destination left as they are), so people stay signed in and keep their games.
 Leases are not copied: the first server on the destination takes them.
 """
 
@@ -22,6 +24,8 @@ class CopyReport:
     copied: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     """Already in the destination (left untouched)."""
+    account_rows: int = 0
+    """Rows of accounts, sessions and seat links written."""
 
 
 def copy_tables(source: str | Path, dest: str | Path,
@@ -42,6 +46,7 @@ def copy_tables(source: str | Path, dest: str | Path,
                 (report.copied if dst.import_table(row) else report.skipped).append(tid)
                 if progress:
                     progress(n, len(ids))
+            report.account_rows = dst.import_accounts(src.export_accounts())
             return report
         finally:
             dst.close()

@@ -32,6 +32,12 @@ CODES = {
     "bad_origin": "a websocket opened by another site's page",
     "lesson_step": "a lesson's step asks for something else (the message says what)",
     "too_many_sockets": "that seat token or address already holds as many websockets as it may",
+    "bad_account": "a user name or password that cannot be used (the message says why)",
+    "name_taken": "another account has that user name",
+    "bad_signin": "the name and password do not match an account (a wrong name answers the same)",
+    "not_signed_in": "the request needs a signed-in session",
+    "bad_csrf": "a signed-in request that changes something came without its X-CSRF-Token",
+    "bad_password": "the account's own password, asked again, was wrong",
 }
 
 

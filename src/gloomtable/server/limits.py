@@ -52,6 +52,14 @@ class ServerLimits:
     join_rate: str = _opt("30/minute", "lobby joins per client IP")
     heavy_rate: str = _opt("30/minute", "requests that read a deck or replay a game (a deck sent to the "
                            "gallery, a chronicle, a table read back from the store) per client IP")
+    signin_rate: str = _opt("10/minute", "sign-in tries per client IP (right or wrong)")
+    signin_account_rate: str = _opt("10/minute", "sign-in tries per account name, from anywhere (a name "
+                                    "nobody has counts the same)")
+    signup_rate: str = _opt("10/hour", "accounts made per client IP")
+    password_rate: str = _opt("10/minute", "password checks per account when changing the password or "
+                              "deleting the account")
+    session_days: float = _opt(30.0, "days a sign-in lasts (then the session cookie is refused)")
+    password_hashes: int = _opt(2, "password hashes computed at once (64 MiB each); more requests wait")
     ws_connect_rate: str = _opt("60/minute", "websocket connections per client IP")
     ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
     sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")

@@ -11,6 +11,8 @@ add the next one.
 
 from __future__ import annotations
 
+from gloomtable.server.store_accounts import MIGRATION as ACCOUNTS
+
 VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
                  " version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
 
@@ -96,6 +98,7 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         # unfinished tables (NULL) are left out of it
         "CREATE INDEX IF NOT EXISTS tables_finished ON tables(finished, id) WHERE finished IS NOT NULL",
     ]),
+    ACCOUNTS,
 ]
 
 LATEST = MIGRATIONS[-1][0]

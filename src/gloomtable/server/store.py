@@ -19,13 +19,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from gloomtable.server.store_accounts import AccountStore
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow, shown
 
 __all__ = ["SeatRow", "StaleActionError", "Store", "StoreError", "TableRow", "default_db",
            "is_postgres", "open_store", "shown"]
 
 
-class Store(Protocol):
+class Store(AccountStore, Protocol):
     """The storage contract of the server, the same on every backend.
 
     - **One transaction per call.** Every writing method is one transaction: it

@@ -27,6 +27,7 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store_accounts import AccountRows
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, table_row
 
@@ -57,10 +58,11 @@ def split_url(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
-class PostgresStore:
+class PostgresStore(AccountRows):
     """:class:`~gloomtable.server.store.Store` on PostgreSQL."""
 
     remote = True
+    _ph = "%s"
 
     def __init__(self, url: str, *, open_timeout: float = CONNECT_TIMEOUT) -> None:
         self.url = shown(url)
@@ -195,6 +197,7 @@ class PostgresStore:
             conn.execute("DELETE FROM seats WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM leases WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM presence WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM seat_accounts WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM tables WHERE id=%s", (table_id,))
             self._notify(conn, table_id)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store_accounts import AccountRows
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
 
 BUSY_TIMEOUT_MS = 5000
@@ -26,7 +27,7 @@ _TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, nex
                  " deadline, deadline_idx, finished"
 
 
-class SqliteStore:
+class SqliteStore(AccountRows):
     """:class:`~gloomtable.server.store.Store` on a SQLite file."""
 
     remote = False
@@ -147,6 +148,7 @@ class SqliteStore:
             db.execute("DELETE FROM seats WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM leases WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM presence WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM seat_accounts WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM tables WHERE id=?", (table_id,))
 
     def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:

@@ -16,8 +16,17 @@ function saveName(name) {
   try { localStorage.setItem("gloomtable.name", name); } catch { /* private mode */ }
 }
 
+let csrf = null; // a signed-in session's CSRF token (docs/security.md): sent with every POST
+
 async function api(method, path, body) {
-  const r = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+  const headers = { "Content-Type": "application/json" };
+  if (method !== "GET") {
+    if (csrf === null) {
+      try { csrf = (await (await fetch("/api/account")).json()).csrf || ""; } catch { csrf = ""; }
+    }
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
+  const r = await fetch(path, { method, headers,
     body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await r.json(); } catch { data = null; }

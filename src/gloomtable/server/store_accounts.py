@@ -1,0 +1,262 @@
+"""Accounts, their sessions and the seats they sit at, in the tables' store.
+
+The SQL is written once, with ``?`` placeholders, and run by both backends
+(:class:`~gloomtable.server.store_sqlite.SqliteStore` and
+:class:`~gloomtable.server.store_postgres.PostgresStore` mix :class:`AccountRows`
+in): each backend's ``_tx()`` yields a connection whose ``execute`` returns a
+cursor, and PostgreSQL's placeholders are ``%s``. Every method is one
+transaction, as every other store call (so a PostgreSQL store's guard bounds it
+in time like the rest). A session is stored by the SHA-256 of its cookie value,
+so a copy of the database holds no usable session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+FORMER_PLAYER = "a former player"
+"""The name a deleted account's seats carry from then on (its games stay)."""
+
+
+@dataclass
+class AccountRow:
+    id: str
+    name: str
+    password_hash: str
+    created: float
+
+
+@dataclass
+class SessionRow:
+    account: AccountRow
+    csrf: str
+    expires: float
+
+
+@dataclass
+class AccountSeat:
+    """One seat an account sits at, as "My games" lists it."""
+
+    table_id: str
+    seat: int
+    game: str
+    over: bool
+    created: float
+    seat_name: str
+
+
+class AccountStore(Protocol):
+    """The account half of the store contract (both backends)."""
+
+    def create_account(self, account_id: str, name: str, key: str, password_hash: str) -> bool:
+        """A new account; False (nothing written) if ``key`` (the folded name) is taken."""
+
+    def account_by_key(self, key: str) -> AccountRow | None: ...
+
+    def set_password(self, account_id: str, password_hash: str) -> None: ...
+
+    def delete_account(self, account_id: str) -> list[tuple[str, int]]:
+        """Forget the account, its sessions and seat links; its seats keep their games
+        under :data:`FORMER_PLAYER`. The (table, seat) pairs it sat at."""
+
+    def create_session(self, digest: str, account_id: str, csrf: str, expires: float) -> None: ...
+
+    def session(self, digest: str) -> SessionRow | None:
+        """The unexpired session stored under ``digest``, with its account."""
+
+    def delete_session(self, digest: str) -> None: ...
+
+    def delete_sessions(self, account_id: str, but: str | None = None) -> None:
+        """Every session of the account (but the one under ``but``)."""
+
+    def link_seat(self, table_id: str, seat: int, account_id: str) -> bool:
+        """Record the account at the seat, if nobody is recorded there yet (first one stays)."""
+
+    def account_seats(self, account_id: str, limit: int) -> list[AccountSeat]:
+        """The account's seats, unfinished tables first, newest first."""
+
+    def account_seat_token(self, account_id: str, table_id: str) -> tuple[int, str] | None:
+        """The account's seat at the table and that seat's token (None: not its table)."""
+
+    def export_accounts(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of the account tables (for ``gloom db copy``)."""
+
+    def import_accounts(self, rows: dict[str, list[tuple[Any, ...]]]) -> int:
+        """Write rows from :meth:`export_accounts`, leaving those already stored (by key)
+        as they are; the number written. A seat link to a table not stored is left out."""
+
+
+class AccountRows:
+    """:class:`AccountStore` for a backend with ``_tx()`` and placeholder ``_ph``."""
+
+    _ph = "?"
+
+    def _tx(self) -> Any:  # each backend's own
+        raise NotImplementedError
+
+    def _notify(self, conn: Any, table_id: str) -> None:
+        """Tell other processes the table changed (PostgreSQL's own; SQLite has no others)."""
+
+    @contextlib.contextmanager
+    def _run(self) -> Iterator[Any]:
+        with self._tx() as conn:
+            yield _Runner(conn, self._ph)
+
+    def create_account(self, account_id: str, name: str, key: str, password_hash: str) -> bool:
+        with self._run() as db:
+            if db.execute("SELECT 1 FROM accounts WHERE name_key=?", (key,)).fetchone():
+                return False
+            db.execute("INSERT INTO accounts (id, name, name_key, password_hash, created) VALUES (?,?,?,?,?)",
+                       (account_id, name, key, password_hash, time.time()))
+            return True
+
+    def account_by_key(self, key: str) -> AccountRow | None:
+        with self._run() as db:
+            row = db.execute("SELECT id, name, password_hash, created FROM accounts WHERE name_key=?",
+                             (key,)).fetchone()
+        return None if row is None else AccountRow(row[0], row[1], row[2], float(row[3]))
+
+    def set_password(self, account_id: str, password_hash: str) -> None:
+        with self._run() as db:
+            db.execute("UPDATE accounts SET password_hash=? WHERE id=?", (password_hash, account_id))
+
+    def delete_account(self, account_id: str) -> list[tuple[str, int]]:
+        with self._run() as db:
+            seats = [(r[0], int(r[1])) for r in db.execute(
+                "SELECT table_id, seat FROM seat_accounts WHERE account_id=?", (account_id,)).fetchall()]
+            db.execute("UPDATE seats SET name=? WHERE EXISTS (SELECT 1 FROM seat_accounts a WHERE"
+                       " a.table_id=seats.table_id AND a.seat=seats.seat AND a.account_id=?)",
+                       (FORMER_PLAYER, account_id))
+            db.execute("DELETE FROM seat_accounts WHERE account_id=?", (account_id,))
+            db.execute("DELETE FROM sessions WHERE account_id=?", (account_id,))
+            db.execute("DELETE FROM accounts WHERE id=?", (account_id,))
+            for table_id in {t for t, _ in seats}:
+                self._notify(db.conn, table_id)
+        return seats
+
+    def create_session(self, digest: str, account_id: str, csrf: str, expires: float) -> None:
+        with self._run() as db:
+            db.execute("DELETE FROM sessions WHERE expires<?", (time.time(),))  # the old ones go as new come
+            db.execute("INSERT INTO sessions (digest, account_id, csrf, created, expires) VALUES (?,?,?,?,?)",
+                       (digest, account_id, csrf, time.time(), expires))
+
+    def session(self, digest: str) -> SessionRow | None:
+        with self._run() as db:
+            row = db.execute(
+                "SELECT a.id, a.name, a.password_hash, a.created, s.csrf, s.expires FROM sessions s"
+                " JOIN accounts a ON a.id=s.account_id WHERE s.digest=? AND s.expires>?",
+                (digest, time.time())).fetchone()
+        if row is None:
+            return None
+        return SessionRow(AccountRow(row[0], row[1], row[2], float(row[3])), row[4], float(row[5]))
+
+    def delete_session(self, digest: str) -> None:
+        with self._run() as db:
+            db.execute("DELETE FROM sessions WHERE digest=?", (digest,))
+
+    def delete_sessions(self, account_id: str, but: str | None = None) -> None:
+        with self._run() as db:
+            db.execute("DELETE FROM sessions WHERE account_id=? AND digest<>?", (account_id, but or ""))
+
+    def link_seat(self, table_id: str, seat: int, account_id: str) -> bool:
+        with self._run() as db:
+            if db.execute("SELECT 1 FROM seat_accounts WHERE table_id=? AND seat=?",
+                          (table_id, seat)).fetchone():
+                return False
+            if not db.execute("SELECT 1 FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
+                return False  # deleted meanwhile
+            db.execute("INSERT INTO seat_accounts (table_id, seat, account_id, at) VALUES (?,?,?,?)",
+                       (table_id, seat, account_id, time.time()))
+            return True
+
+    def account_seats(self, account_id: str, limit: int) -> list[AccountSeat]:
+        with self._run() as db:
+            rows = db.execute(
+                "SELECT t.id, a.seat, t.game, t.over, t.created, s.name FROM seat_accounts a"
+                " JOIN tables t ON t.id=a.table_id JOIN seats s ON s.table_id=a.table_id AND s.seat=a.seat"
+                " WHERE a.account_id=? ORDER BY t.over, t.created DESC, t.id LIMIT ?",
+                (account_id, limit)).fetchall()
+        return [AccountSeat(r[0], int(r[1]), r[2], bool(r[3]), float(r[4]), r[5]) for r in rows]
+
+    def account_seat_token(self, account_id: str, table_id: str) -> tuple[int, str] | None:
+        with self._run() as db:
+            row = db.execute("SELECT s.seat, s.token FROM seat_accounts a JOIN seats s ON"
+                             " s.table_id=a.table_id AND s.seat=a.seat WHERE a.account_id=? AND"
+                             " a.table_id=? ORDER BY s.seat", (account_id, table_id)).fetchone()
+        return None if row is None else (int(row[0]), row[1])
+
+
+    def export_accounts(self) -> dict[str, list[tuple[Any, ...]]]:
+        with self._run() as db:
+            return {name: [tuple(r) for r in db.execute(f"SELECT {cols} FROM {name} ORDER BY 1, 2")
+                           .fetchall()] for name, cols in COPIED.items()}
+
+    def import_accounts(self, rows: dict[str, list[tuple[Any, ...]]]) -> int:
+        written = 0
+        with self._run() as db:
+            for name, cols in COPIED.items():  # accounts first: the others refer to them
+                marks = ",".join("?" * len(cols.split(",")))
+                for row in rows.get(name, []):
+                    if name == "seat_accounts" and not db.execute(
+                            "SELECT 1 FROM seats WHERE table_id=? AND seat=?", row[:2]).fetchone():
+                        continue
+                    if name != "accounts" and not db.execute(
+                            "SELECT 1 FROM accounts WHERE id=?", (row[2] if name == "seat_accounts"
+                                                                  else row[1],)).fetchone():
+                        continue
+                    written += db.execute(f"INSERT INTO {name} ({cols}) VALUES ({marks})"
+                                          " ON CONFLICT DO NOTHING", row).rowcount
+        return written
+
+
+COPIED = {
+    "accounts": "id, name, name_key, password_hash, created",
+    "sessions": "digest, account_id, csrf, created, expires",
+    "seat_accounts": "table_id, seat, account_id, at",
+}
+"""The account tables ``gloom db copy`` carries, in the order they are written."""
+
+
+class _Runner:
+    """A connection whose ``execute`` takes the ``?`` placeholders of this module."""
+
+    def __init__(self, conn: Any, ph: str) -> None:
+        self.conn = conn
+        self.ph = ph
+
+    def execute(self, query: str, params: tuple[Any, ...] = ()) -> Any:
+        return self.conn.execute(query if self.ph == "?" else query.replace("?", self.ph), params)
+
+
+MIGRATION = (6, "accounts, their sessions and the seats they sit at (issue 31)", [
+    """CREATE TABLE IF NOT EXISTS accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    )""",
+    # digest: SHA-256 of the cookie's value; the cookie itself is never stored
+    """CREATE TABLE IF NOT EXISTS sessions (
+        digest TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        csrf TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        expires DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id)",
+    "CREATE INDEX IF NOT EXISTS sessions_expires ON sessions(expires)",
+    """CREATE TABLE IF NOT EXISTS seat_accounts (
+        table_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    )""",
+    "CREATE INDEX IF NOT EXISTS seat_accounts_account ON seat_accounts(account_id)",
+])
+"""The store's migration for accounts (listed in :mod:`gloomtable.server.migrations`)."""

@@ -1,0 +1,273 @@
+"""Optional accounts against a real ``gloom serve`` on SQLite and on PostgreSQL (issue 31):
+sign up and in, a second device finds and takes its seat from "My games" without the
+link, sign out, CSRF, sign-in answers and limits, deleting an account."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gloomtable.server.testing import ServerProcess
+from server_support import assert_error, create_table, next_state, open_ws
+
+pytestmark = pytest.mark.slow
+
+PASSWORD = "correct horse 42"
+
+
+@pytest.fixture
+def server(where: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    with ServerProcess(where, log=tmp_path / "server.log") as srv:
+        yield srv
+
+
+OPEN: list[httpx.Client] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    while OPEN:
+        OPEN.pop().close()
+
+
+def client(server: ServerProcess, **kw: object) -> httpx.Client:
+    """One browser: its own cookie jar (closed at the test's end)."""
+    c = httpx.Client(base_url=server.url, timeout=30, **kw)  # type: ignore[arg-type]
+    OPEN.append(c)
+    return c
+
+
+def sign_up(c: httpx.Client, name: str, password: str = PASSWORD) -> str:
+    """A new account signed in on ``c``; its CSRF token."""
+    r = c.post("/api/account/signup", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    assert r.json()["signed_in"] and r.json()["name"] == name
+    return str(r.json()["csrf"])
+
+
+def within_one_minute(needed: float = 25) -> None:
+    """The rates are ``limits``' sliding-window counters over minutes aligned to the epoch:
+    a run of tries that straddles a minute's end is counted partly in the older window,
+    weighted down, so "the 11th try in a minute" is exact only within one window. Start
+    a run with ``needed`` seconds of the window left."""
+    left = 60 - time.time() % 60
+    if left < needed:
+        time.sleep(left + 0.05)
+
+
+def sign_in(c: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return c.post("/api/account/signin", json={"name": name, "password": password})
+
+
+def test_second_device_finds_and_takes_its_seat(server: ServerProcess) -> None:
+    laptop, phone = client(server), client(server)
+    csrf = sign_up(laptop, "ada")
+    cookie = laptop.cookies.jar
+    set_cookie = next(c for c in cookie if c.name == "gloom_session")
+    assert set_cookie.has_nonstandard_attr("HttpOnly") and not set_cookie.secure
+    r = laptop.post("/api/tables", json={"seats": [{"kind": "person", "name": "Ada"},
+                                                    {"kind": "person", "name": "Bo"}]},
+                    headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    # not signed in on the phone: "My games" needs a session
+    assert_error(phone.get("/api/account/games"), 401, "not_signed_in")
+    r = sign_in(phone, "ADA")  # names compare without case
+    assert r.status_code == 200, r.text
+    phone_csrf = r.json()["csrf"]
+    assert phone.get("/api/account").json() == {"signed_in": True, "name": "ada", "csrf": phone_csrf}
+    games = phone.get("/api/account/games").json()["games"]
+    assert [(g["table"], g["seat"], g["over"]) for g in games] == [(table["id"], 0, False)]
+    r = phone.post(f"/api/account/games/{table['id']}/seat", headers={"X-CSRF-Token": phone_csrf})
+    assert r.status_code == 200, r.text
+    assert r.json()["token"] == table["invites"][0]["token"]
+    assert r.json()["link"] == table["invites"][0]["link"]
+    with open_ws(server, table, r.json()["token"]) as ws:  # the seat plays from the phone
+        assert next_state(ws)["seat"] == 0
+    # another account has no seat there
+    other = client(server)
+    other_csrf = sign_up(other, "bo_b")
+    assert_error(other.post(f"/api/account/games/{table['id']}/seat", headers={"X-CSRF-Token": other_csrf}),
+                 404, "not_found")
+    # sign out ends the phone's session, not the laptop's
+    assert phone.post("/api/account/signout", headers={"X-CSRF-Token": phone_csrf}).status_code == 200
+    assert phone.get("/api/account").json() == {"signed_in": False}
+    assert_error(phone.get("/api/account/games"), 401, "not_signed_in")
+    assert laptop.get("/api/account/games").json()["games"][0]["table"] == table["id"]
+
+
+def test_joining_and_opening_a_link_record_the_seat(server: ServerProcess) -> None:
+    host = client(server)
+    sign_up(host, "host_1")
+    # a table made by nobody signed in: an invitee opening their link is recorded at that seat
+    table = create_table(server)
+    bo = client(server)
+    sign_up(bo, "bo_2")
+    token = table["invites"][1]["token"]
+    headers = {"Cookie": "gloom_session=" + bo.cookies["gloom_session"]}
+    with open_ws(server, table, token, additional_headers=headers) as ws:
+        assert next_state(ws)["seat"] == 1
+    assert [(g["table"], g["seat"]) for g in bo.get("/api/account/games").json()["games"]] == \
+        [(table["id"], 1)]
+    # an open seat taken from the lobby while signed in
+    listed = create_table(server, seats=[{"kind": "person", "name": "X"}, {"kind": "open"}], listed=True)
+    csrf = bo.get("/api/account").json()["csrf"]
+    r = bo.post(f"/api/tables/{listed['id']}/join", json={"name": "Bo"}, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    assert {(g["table"], g["seat"]) for g in bo.get("/api/account/games").json()["games"]} == \
+        {(table["id"], 1), (listed["id"], 1)}
+    # not signed in: exactly as before, nothing recorded anywhere
+    anon = create_table(server, seats=[{"kind": "person"}, {"kind": "open"}], listed=True)
+    r = httpx.post(server.url + f"/api/tables/{anon['id']}/join", json={"name": "Anon"})
+    assert r.status_code == 200, r.text
+    assert anon["id"] not in str(bo.get("/api/account/games").json())
+
+
+def test_cookie_posts_without_csrf_are_refused(server: ServerProcess) -> None:
+    c = client(server)
+    csrf = sign_up(c, "carol")
+    for path, body in [("/api/account/signout", None), ("/api/account/password",
+                                                         {"password": PASSWORD, "new_password": "x" * 12}),
+                       ("/api/account/delete", {"password": PASSWORD}),
+                       ("/api/tables", {"seats": [{"kind": "person"}, {"kind": "person"}]})]:
+        for headers in ({}, {"X-CSRF-Token": csrf[:-1] + ("A" if csrf[-1] != "A" else "B")}):
+            assert_error(c.post(path, json=body, headers=headers), 403, "bad_csrf")
+    assert c.get("/api/account").json()["signed_in"]  # nothing happened
+    # the page's own token passes
+    r = c.post("/api/account/password", json={"password": PASSWORD, "new_password": "new password 1"},
+               headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    assert sign_in(client(server), "carol", "new password 1").status_code == 200
+    assert_error(sign_in(client(server), "carol"), 401, "bad_signin")
+
+
+def test_password_change_ends_other_sessions(server: ServerProcess) -> None:
+    a, b = client(server), client(server)
+    csrf = sign_up(a, "dora")
+    assert sign_in(b, "dora").status_code == 200
+    r = a.post("/api/account/password", json={"password": PASSWORD, "new_password": "another one 2"},
+               headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    assert a.get("/api/account").json()["signed_in"]
+    assert b.get("/api/account").json() == {"signed_in": False}
+    assert_error(a.post("/api/account/password", json={"password": "wrong one!", "new_password": "x" * 9},
+                        headers={"X-CSRF-Token": csrf}), 403, "bad_password")
+
+
+def test_sign_in_rotates_the_session(server: ServerProcess) -> None:
+    c = client(server)
+    sign_up(c, "erin")
+    first = c.cookies["gloom_session"]
+    assert sign_in(c, "erin").status_code == 200
+    second = c.cookies["gloom_session"]
+    assert first != second
+    stale = client(server, cookies={"gloom_session": first})
+    assert stale.get("/api/account").json() == {"signed_in": False}
+
+
+def test_wrong_name_and_wrong_password_alike_then_rate_limited(server: ServerProcess) -> None:
+    sign_up(client(server), "frank")
+    c = client(server)
+    within_one_minute()
+    wrong_password = sign_in(c, "frank", "not the password")
+    unknown = sign_in(c, "nobody_here", "not the password")
+    assert wrong_password.status_code == unknown.status_code == 401
+    assert wrong_password.json() == unknown.json()
+    assert_error(unknown, 401, "bad_signin")
+    assert "gloom_session" not in c.cookies
+    # per account, from any address: 10 tries a minute, the 11th is refused (even the right one)
+    for _ in range(8):
+        assert_error(sign_in(c, "frank", "still wrong"), 401, "bad_signin")
+    assert sign_in(c, "frank").status_code == 200  # the 10th
+    assert_error(sign_in(c, "frank"), 429, "rate_limited")
+    # an unknown name is counted the same way
+    within_one_minute()
+    for _ in range(10):
+        assert_error(sign_in(c, "nobody_else", "x"), 401, "bad_signin")
+    assert_error(sign_in(c, "nobody_else", "x"), 429, "rate_limited")
+
+
+def test_sign_in_rate_per_address(where: str, tmp_path: Path) -> None:
+    with ServerProcess(where, log=tmp_path / "server.log", args=["--signin-rate", "10/minute"]) as srv:
+        c = client(srv)
+        within_one_minute()
+        for i in range(10):
+            assert_error(sign_in(c, f"name{i}", "whatever1"), 401, "bad_signin")
+        assert_error(sign_in(c, "name_new", "whatever1"), 429, "rate_limited")
+
+
+def test_bad_names_and_passwords(server: ServerProcess) -> None:
+    c = client(server)
+    for body in [{"name": "ab", "password": PASSWORD}, {"name": "a b c", "password": PASSWORD},
+                 {"name": "x" * 25, "password": PASSWORD}, {"name": 5, "password": PASSWORD},
+                 {"name": "gina", "password": "short"}, {"name": "gina", "password": "p" * 257},
+                 {"name": "gina"}]:
+        assert_error(c.post("/api/account/signup", json=body), 400, "bad_account")
+    sign_up(c, "gina")
+    assert_error(client(server).post("/api/account/signup", json={"name": "GINA", "password": PASSWORD}),
+                 409, "name_taken")
+    assert_error(client(server).post("/api/account/signup", content=b"name=x",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"}),
+                 415, "bad_content_type")
+
+
+def test_deleting_an_account_keeps_its_games(server: ServerProcess) -> None:
+    c = client(server)
+    csrf = sign_up(c, "hana")
+    r = c.post("/api/tables", json={"seats": [{"kind": "person", "name": "Hana"},
+                                              {"kind": "bot", "level": "random"}]},
+               headers={"X-CSRF-Token": csrf})
+    table = r.json()
+    assert_error(c.post("/api/account/delete", json={"password": "wrong pass"},
+                        headers={"X-CSRF-Token": csrf}), 403, "bad_password")
+    r = c.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    assert c.get("/api/account").json() == {"signed_in": False}
+    assert_error(sign_in(client(server), "hana"), 401, "bad_signin")
+    summary = httpx.get(server.url + f"/api/tables/{table['id']}").json()
+    assert summary["id"] == table["id"]
+    assert "a former player" in str(summary)
+    with open_ws(server, table, table["invites"][0]["token"]) as ws:  # the seat's link still plays
+        assert next_state(ws)["seat"] == 0
+    # the name is free again
+    sign_up(client(server), "hana")
+
+
+def test_db_copy_carries_accounts_sessions_and_seats(tmp_path: Path) -> None:
+    """SQLite to PostgreSQL: the account signs in with its password, its session still
+    works and "My games" lists its table on the other side; a second copy adds nothing."""
+    from gloomtable.server.copy import copy_tables
+    from pg_support import fresh_schema
+
+    sqlite_db = str(tmp_path / "before.db")
+    with ServerProcess(sqlite_db) as srv:
+        c = client(srv)
+        csrf = sign_up(c, "ivan")
+        table = c.post("/api/tables", json={"seats": [{"kind": "person"}, {"kind": "person"}]},
+                       headers={"X-CSRF-Token": csrf}).json()
+        cookie = c.cookies["gloom_session"]
+    with fresh_schema() as url:
+        report = copy_tables(sqlite_db, url)
+        assert report.copied == [table["id"]] and report.account_rows == 3  # account, session, seat
+        assert copy_tables(sqlite_db, url).account_rows == 0
+        with ServerProcess(url, log=tmp_path / "pg.log") as srv:
+            kept = client(srv, cookies={"gloom_session": cookie})
+            assert kept.get("/api/account").json()["name"] == "ivan"
+            assert [g["table"] for g in kept.get("/api/account/games").json()["games"]] == [table["id"]]
+            assert sign_in(client(srv), "ivan").status_code == 200
+
+
+def test_the_cookie_is_secure_over_tls_behind_a_trusted_proxy(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "t.db", args=["--forwarded-allow-ips", "127.0.0.1"]) as srv:
+        r = httpx.post(srv.url + "/api/account/signup", json={"name": "tls_user", "password": PASSWORD},
+                       headers={"X-Forwarded-Proto": "https"})
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"].lower()
+        assert "; secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
+        plain = httpx.post(srv.url + "/api/account/signin", json={"name": "tls_user", "password": PASSWORD})
+        assert "secure" not in plain.headers["set-cookie"].lower()
