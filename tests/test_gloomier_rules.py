@@ -506,3 +506,38 @@ def test_random_gloomier_games_finish_and_stay_conserved(name, cfg):
         check_conservation(s)
         res = s.result()
         assert list(res.scores) == [s.family_value(p) for p in range(s.n)]
+
+
+def test_R_H7_in_a_mix_a_guest_killed_by_a_classic_death_never_moves_again():
+    """R-H7 (refined, mixed sets): a classic Untimely Death prints no persistent icon,
+    so the Guest's icon still shows once it is dead; the dead Guest stays put anyway."""
+    game = make_game("gloom", {"players": 2, "sets": ["classic", "gloomier"], "first_player": 0})
+
+    def murder_followers(s):
+        return [g for g in s.guests if any(st.name == "follows" and st.param.icon == "murder"
+                                           for e in s.cards[g].effects for st in e.steps)]
+
+    # the first seeded deal whose middle holds a Guest that follows the murder icon
+    s = next(s for s in (pass_setup(game.new_initial_state(seed)) for seed in range(200))
+             if murder_followers(s))
+    guest = murder_followers(s)[0]
+    classic_deaths = [c for c in s.game.deaths
+                      if s.cards[c].set_id == "classic" and not s.cards[c].prints_persistent_icon]
+    murder = [c.index for c in s.cards if c.type is CardType.MODIFIER
+              and "murder" in c.icons]
+    assert classic_deaths and murder
+    target = s.families[1][0]
+    # the Guest joins player 1's family first (a murder icon played on player 1's Character)
+    set_hand(s, 0, [murder[0]])
+    play(s, murder[0], s.families[0][0])
+    pass_responses(s)
+    assert s.controller[guest] == 0
+    kill(s, guest, classic_deaths[0])
+    assert s.is_dead(guest)
+    assert s.visible_of(guest).live_effects("persistent")  # the icon still shows
+    finish_turn(s)
+    set_hand(s, 1, [murder[1]])
+    events = play(s, murder[1], target)
+    events += pass_responses(s)
+    assert s.controller[guest] == 0
+    assert not any(e.kind == "follow" and e.card == guest for e in events)

@@ -61,7 +61,9 @@ def claim(s: Board, p: int, story: int) -> None:
 def follow(s: Board, task: Task) -> None:
     """R-H7: after a card resolves on a Character, each Guest whose live persistent
     'follows' matches it joins that Character's family with its whole stack.
-    **Decision:** nothing moves when the Character is itself in the middle."""
+    **Decision:** nothing moves when the Character is itself in the middle, and a dead
+    Guest never moves, even under a Death that leaves its persistent icon showing
+    (R-H7 refined, for mixed sets)."""
     if s.over or s.game.beginner:
         return
     ctx = task.ctx
@@ -70,7 +72,7 @@ def follow(s: Board, task: Task) -> None:
     if dest < 0:
         return
     for g in s.guests:
-        if g == ctx.target or s.controller[g] == dest:
+        if g == ctx.target or s.controller[g] == dest or s.is_dead(g):
             continue
         for effect in s.visible_of(g).live_effects("persistent"):
             if any(st.name == "follows" and st.param.triggered_by(card) for st in effect.steps):
