@@ -165,8 +165,15 @@ def check_findings(decks: list[Any], paths: list[str], strict: bool, simulate: i
         print(f"error: {f.line()}")
     for line in warnings:
         print(f"warning: {line}")
-    if simulate > 0 and not errors:
-        sizes = [t.players for t in table_sizes(combine(decks))]
+    sizes = [t.players for t in table_sizes(combine(decks))] if simulate > 0 and not errors else []
+    if simulate > 0 and not errors and not sizes:
+        # A deck meant only for mixing deals no table by itself: say so, never crash.
+        line = (f"{' + '.join(d.source for d in decks)}: simulate: these cards set up no table "
+                "of 2 to 8 players on their own (too few Characters or families); name the sets "
+                "to mix them with, as in `gloom deck check classic,mine.toml --simulate N`")
+        warnings.append(line)
+        print(f"warning: {line}")
+    if sizes:
         sets = [str(Path(p).resolve()) if Path(p).is_file() else p for p in paths]
         print(f"simulating {simulate} games at each table size ({', '.join(map(str, sizes))} "
               "players), medium bots:")

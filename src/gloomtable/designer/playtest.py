@@ -123,7 +123,7 @@ def playtest(sets: Sequence[str], sizes: Sequence[int], games: int, seed: int = 
     def config(n: int) -> dict[str, Any]:
         return {"players": n, "sets": list(sets)}
 
-    if workers == 1:
+    if workers == 1 or len(jobs) <= 1:
         for k, (n, idx) in enumerate(jobs):
             results[k] = _play(config(n), level, seed, idx)
             if on_games:
