@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from gloomtable.bench.baselines import LeducBench, UnoBench, missing_reason
+from gloomtable.bench.baselines import (
+    ChainBench,
+    LeducBench,
+    UnoBench,
+    gin_rummy_raw,
+    hanabi_raw,
+    missing_reason,
+)
 from gloomtable.bench.extras import IsmctsBench, PairedRLBench, RLBench, SpielCostBench
 from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
 from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
@@ -106,6 +113,10 @@ def _slots(plan: Plan, seed: int) -> list[Slot]:
                       meta={"wrapping": "pettingzoo"}))
     slots.append(Slot("baselines", "pettingzoo_leduc_raw", lambda: LeducBench(seed, raw=True),
                       meta={"wrapping": "raw"}))
+    slots.append(Slot("baselines", "pettingzoo_hanabi", lambda: ChainBench(hanabi_raw, seed),
+                      meta={"wrapping": "pettingzoo", "env": "hanabi_v5"}))
+    slots.append(Slot("baselines", "openspiel_gin_rummy", lambda: ChainBench(gin_rummy_raw, seed),
+                      meta={"wrapping": "pettingzoo", "env": "shimmy OpenSpielCompatibilityV0('gin_rummy')"}))
     slots.append(Slot("workers", "simulate", lambda: WorkersBench(plan.workers_games, 2, seed), digits=3,
                       meta={"game": "creatures", "games": plan.workers_games, "workers": 2,
                             "clock": "wall"}))
@@ -119,7 +130,7 @@ def _build(slot: Slot) -> tuple[Sampler | None, str]:
         if not ok:
             return None, why
     if slot.section == "baselines":
-        missing = missing_reason()
+        missing = missing_reason(slot.key)
         if missing is not None:
             return None, missing
     try:
@@ -217,6 +228,12 @@ def ratios(report: dict[str, Any]) -> dict[str, float | None]:
     # The headline: gloom_v0 and Leduc through the very same PettingZoo wrapper chain.
     out["pettingzoo_vs_leduc"] = ratio(
         _median(report, "rl", "gloom_v0_pettingzoo", "steps_per_s"), leduc)
+    # Beside Leduc (a six-card toy), games of a similar size through the same chain.
+    chained = _median(report, "rl", "gloom_v0_pettingzoo", "steps_per_s")
+    out["pettingzoo_vs_hanabi"] = ratio(chained, _median(report, "baselines", "pettingzoo_hanabi",
+                                                         "steps_per_s"))
+    out["pettingzoo_vs_gin_rummy"] = ratio(chained, _median(report, "baselines", "openspiel_gin_rummy",
+                                                            "steps_per_s"))
     paired = _median(report, "rl", "gloom_v0_vs_leduc_paired", "ratio")
     out["pettingzoo_vs_leduc_paired"] = None if paired is None else round(paired, 3)
     out["gloom_v0_raw_vs_leduc_raw"] = ratio(

@@ -76,11 +76,11 @@ def aec_run(env: Any, budget_s: float, seed: int,
     env.reset(seed=seed)
     while True:
         for _agent in env.agent_iter(MAX_STEPS):
-            obs, _reward, term, trunc, _info = env.last()
+            obs, _reward, term, trunc, info = env.last()
             if term or trunc:
                 action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
+            else:  # the mask: in the observation (PettingZoo's classic games), or in info (Shimmy)
+                legal = np.flatnonzero(obs["action_mask"] if type(obs) is dict else info["action_mask"])
                 action = int(legal[rng.integers(len(legal))])
             env.step(action)
             steps += 1
