@@ -70,6 +70,16 @@ BROKEN = [
     ("bad-points", append_card(
         '[[modifiers]]\nid = "odd-mod"\nname = "Odd"\npoints = { top = "lots" }\n'),
      ["modifiers[57] (id 'odd-mod')", "points.top", "valid integer"]),
+    # item 3 of the designers' issue: data is read strictly, with no coercion
+    *((f"wrong-type-{i}", append_card(
+        f'[[modifiers]]\nid = "odd-mod"\nname = "Odd"\n{line}\n'),
+      ["modifiers[57] (id 'odd-mod')", field, kind])
+      for i, (line, field, kind) in enumerate([
+          ('points = { top = "-10" }', "points.top", "valid integer"),
+          ("points = { top = true }", "points.top", "valid integer"),
+          ("points = { top = -7.0 }", "points.top", "valid integer"),
+          ('persistent_icon = "yes"', "persistent_icon", "valid boolean"),
+          ("persistent_icon = 1", "persistent_icon", "valid boolean")])),
     ("unknown-family", break_first("characters", "family = ", 'family = "nowhere"'),
      ["characters[0]", "field family", "unknown family 'nowhere'"]),
     ("wrong-when", append_card(

@@ -21,7 +21,8 @@ def _regions(*names: Required) -> list[Required]:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a deck file says what it means; "-10", true or -7.0 for a number is an error
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class SlotsSpec(_Strict):
