@@ -197,3 +197,27 @@ def test_check_separates_errors_from_warnings_and_strict_fails_on_warnings(tmp_p
     proc = check_cli(str(broken))
     assert proc.returncode == 1
     assert f"error: {broken}: [[untimely_deaths]]: field count:" in proc.stdout
+
+
+@pytest.mark.parametrize(("step", "field", "does"), [
+    ('{ if_icon = "gull", do = [ { draw = 2 } ] }', "effects[0].do[0] (if_icon = 'gull')", "happen"),
+    ('{ draw_per_icon = "gull" }', "effects[0].do[0] (draw_per_icon = 'gull')", "draw a card"),
+])
+def test_warning_a_step_waits_for_an_icon_no_card_prints(tmp_path: Path, step: str, field: str,
+                                                         does: str) -> None:
+    """R-G21: a condition on an icon the deck never prints can never be met."""
+    path = write(tmp_path, deck_text(icons='icons = ["gull"]', extra=(
+        '[[events]]\nid = "gulls"\nname = "Gulls"\ntext = "Gulls."\n'
+        f'effects = [ {{ when = "immediate", do = [ {step} ] }} ]\n')))
+    hit = only(findings(path), "icon-never-shows")
+    assert hit.severity == "warning"
+    line = hit.line()
+    assert "events[1] (id 'gulls')" in line and field in line
+    assert f"so it can never {does}" in line and "add cards printing 'gull'" in line
+    # once a card prints the icon, the warning goes
+    printed = write(tmp_path, deck_text(icons='icons = ["gull"]', extra=(
+        '[[events]]\nid = "gulls"\nname = "Gulls"\ntext = "Gulls."\n'
+        f'effects = [ {{ when = "immediate", do = [ {step} ] }} ]\n'
+        '[[modifiers]]\nid = "gull-mod"\nname = "Fed the Gulls"\nicons = { top = "gull" }\n')),
+        "printed.toml")
+    assert not [f for f in findings(printed) if f.code == "icon-never-shows"]

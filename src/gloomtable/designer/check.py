@@ -21,18 +21,22 @@ types that another set brings: check the mix (``gloom deck check classic,FILE``)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from gloomtable.engine import ConfigError, DecisionKind
 from gloomtable.games.gloom.actions import MAX_PLAYERS
-from gloomtable.games.gloom.cards import SLOTS, CardType, Deck
+from gloomtable.games.gloom.cards import SLOTS, CardType, Deck, Step
 from gloomtable.games.gloom.deck import CARD_TABLES, combine
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 
 Severity = Literal["error", "warning"]
 SETUP_DECISIONS = (DecisionKind.CHOOSE_FAMILY, DecisionKind.SET_ASIDE, DecisionKind.CHOOSE_CHARACTER)
 TABLE_OF = {t: name for name, t in CARD_TABLES.items()}
+ICON_STEPS = {"if_icon": "happen", "draw_per_icon": "draw a card",
+              "draw_limit_per_icon": "raise a draw limit", "follows": "move its Guest"}
+"""The primitives that wait for an icon, and what they would do when it shows."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,25 @@ def check_decks(decks: list[Deck]) -> list[Finding]:
                     f"can show at most {most} ({prints} print it, in {slots} of 3 slots, "
                     f"families of up to {family_cap}); lower it to {most} or fewer, or add "
                     f"Modifiers printing {icon}.{hint}", labels.source[story.key])
+
+    # A step that waits for an icon no card of the deck prints can never do anything.
+    printed = {i for c in deck.cards for i in c.icons if i}
+
+    def icon_steps(steps: tuple[Step, ...], path: str) -> Iterator[tuple[str, str, str]]:
+        for k, st in enumerate(steps):
+            icon = st.param if isinstance(st.param, str) else getattr(st.param, "icon", None)
+            if st.name in ICON_STEPS and icon:
+                yield f"{path}[{k}] ({st.name} = {icon!r})", st.name, icon
+            yield from icon_steps(st.steps, f"{path}[{k}].do")
+
+    for c in deck.cards:
+        for j, eff in enumerate(c.effects):
+            for fld, name, icon in icon_steps(eff.steps, f"effects[{j}].do"):
+                if icon not in printed:
+                    add("warning", "icon-never-shows", labels.label.get(c.key, repr(c.key)), fld,
+                        f"{name} looks for the {icon!r} icon, but no card of the deck prints it, "
+                        f"so it can never {ICON_STEPS[name]}; use an icon the cards print, or "
+                        f"add cards printing {icon!r}.{hint}", labels.source.get(c.key, source))
 
     # Self-Worth that can never go below zero: no Death can ever be played (R-G11).
     negative = [c for c in mods if any(p is not None and p < 0 for p in c.points)]
