@@ -158,7 +158,9 @@ export class CreaturesBoard {
     ...v.round_scores.map((r) => h("td", { class: "num" }, String(r[p]))),
     h("td", { class: "num total" }, String(v.totals[p]))));
     const head = h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Cards")),
-      ...v.round_scores.map((_r, i) => h("th", { class: "round" }, _("Round {n}", { n: i + 1 }))),
+      ...v.round_scores.map((_r, i) => h("th", { class: "round" },
+        h("span", { class: "long" }, _("Round {n}", { n: i + 1 })),
+        h("abbr", { class: "short", title: _("Round {n}", { n: i + 1 }) }, _("R{n}", { n: i + 1 })))),
       h("th", {}, _("Total")));
     const info = [
       h("span", { "data-testid": "round" }, _("Round {r} of {n}", { r: v.round, n: v.rounds })),
@@ -218,8 +220,16 @@ export class CreaturesBoard {
   endSummary(v) {
     const res = v.result || { scores: [], winners: [] };
     const names = res.winners.map((w) => this.page.seatName(w)).join(", ");
+    // every player's total, lowest first (the lowest total wins, R-C11)
+    const order = Array.from({ length: v.players }, (_x, p) => p).sort((a, b) => v.totals[a] - v.totals[b] || a - b);
+    const rows = order.map((p) => h("tr", { class: res.winners.includes(p) ? "winner" : "" },
+      h("td", {}, this.page.seatName(p)),
+      h("td", { class: "num", "data-testid": `final-total-${p}` }, String(v.totals[p]))));
     return [h("h2", {}, _("The game is over")),
       h("p", { class: "winner-line", "data-testid": "winner" },
-        ngettext("Winner: {names}", "Winners: {names}", res.winners.length, { names }))];
+        ngettext("Winner: {names}", "Winners: {names}", res.winners.length, { names })),
+      h("table", { class: "final-scores", "data-testid": "final-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", { class: "num" }, _("Total")))),
+        h("tbody", {}, rows))];
   }
 }

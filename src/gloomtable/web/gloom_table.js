@@ -358,8 +358,24 @@ export class GloomBoard {
     } else if (this.handChoices(m).length) {
       parts.push(h("p", { class: "hint" }, _("Choose a card from your hand.")));
     }
-    if (general.length) parts.push(h("div", { class: "choices general" }, general.map((c) => this.choiceButton(c))));
+    const draft = m.view.decision && m.view.decision.kind === "choose_character";
+    if (general.length && draft) {
+      parts.push(h("div", { class: "choices general draft", "data-testid": "draft" },
+        general.map((c) => (c.card !== undefined ? this.draftCard(c) : this.choiceButton(c)))));
+    } else if (general.length) {
+      parts.push(h("div", { class: "choices general" }, general.map((c) => this.choiceButton(c))));
+    }
     return parts;
+  }
+
+  /** A Character offered in the draft, as its card: it zooms like any card, a click takes it. */
+  draftCard(c) {
+    const face = this.face(c.card);
+    const b = h("button", { type: "button", class: `choice draft-card kind-${c.kind || "other"}`,
+      "data-action": c.action, "data-card": c.card, "data-focus": `choice-${c.action}`,
+      "aria-label": this.page.names(c.text), onclick: () => this.page.act(c.action) },
+    cardSVG(face), h("span", { class: "draft-name", "aria-hidden": "true" }, face.name));
+    return this.page.zoomable(b, () => cardDetails(face));
   }
 
   choiceButton(c) {

@@ -9,6 +9,8 @@ import { GloomBoard } from "./gloom_table.js";
 import { CreaturesBoard } from "./creatures_table.js";
 import { chronicleSection } from "./chronicle.js";
 import { LessonPanel } from "./lesson.js";
+import { LogFollower } from "./log_follow.js";
+import { TurnAnnouncer } from "./announce.js";
 
 // The board that draws a table, by the rules package the server names for its game
 // (the registry's ``package``: Gloomier is drawn by Gloom's board).
@@ -110,7 +112,7 @@ export class TablePage {
       stand: h("div", { class: "auto-stand" }),
       seats: h("section", { class: "seats", "data-testid": "seats" }),
       end: h("section", { class: "end", "data-testid": "end", hidden: true }),
-      log: h("ol", { class: "log", "data-testid": "log" }),
+      log: h("ol", { class: "log", "data-testid": "log", tabindex: 0, "aria-label": _("Game log") }),
       side: h("aside", { class: "side-col", id: "side-panel", "data-testid": "side-panel",
         "aria-label": _("Seats and game log") }),
       logToggle: h("button", { type: "button", class: "log-toggle", "data-testid": "log-toggle",
@@ -121,6 +123,8 @@ export class TablePage {
         placeholder: _("Tell how it happened (optional)"), "aria-label": _("Narration") }),
     };
     const e = this.els;
+    this.logFollow = new LogFollower(e.log);
+    this.announcer = new TurnAnnouncer();
     const standBox = h("input", { type: "checkbox", "data-testid": "auto-stand", checked: this.autoStand,
       onchange: (ev) => {
         this.autoStand = ev.target.checked;
@@ -133,7 +137,8 @@ export class TablePage {
     h("div", { class: "statusbar-tools" },
       h("label", { class: "auto-stand-label" }, standBox, " ", _("Let it stand automatically")), e.stand,
       h("label", { class: "narration-label" }, e.narration)));
-    e.side.append(e.seats, h("h2", {}, _("Game log")), e.log);
+    e.side.append(e.seats, h("h2", {}, _("Game log")),
+      h("div", { class: "log-wrap" }, e.log, this.logFollow.marker));
     replace(this.root,
       h("header", { class: "topbar" },
         h("a", { href: "/", class: "home" }, _("Lobby")), e.title, e.status, e.logToggle),
@@ -156,6 +161,7 @@ export class TablePage {
     this.els.side.hidden = !this.logOpen;
     this.els.logToggle.setAttribute("aria-expanded", this.logOpen ? "true" : "false");
     document.body.classList.toggle("log-open", this.logOpen);
+    if (this.logOpen && this.logFollow.following) this.logFollow.stick();
   }
 
   /** Seat numbers in the server's lines ("Player 2", "jugador 2", "игрока 2") become
@@ -202,6 +208,26 @@ export class TablePage {
     const r = el.getBoundingClientRect();
     z.classList.toggle("left", r.left + r.width / 2 > window.innerWidth / 2);
     z.classList.toggle("pinned", pinned);
+    this.placeZoom(r);
+  }
+
+  /** The zoom opens below the decision bar and inside the table's column, on the side
+   *  away from the card it shows, so it never covers the choices or the seats. */
+  placeZoom(r) {
+    const z = this.els.zoom;
+    const bar = this.els.statusbar.getBoundingClientRect();
+    const gap = 6;
+    const top = Math.max(bar.bottom + gap, 0);
+    if (window.matchMedia("(max-width: 700px)").matches) { // a phone: a sheet from the bottom
+      z.style.cssText = `max-height: ${Math.max(160, window.innerHeight - top)}px`;
+      return;
+    }
+    const col = this.root.querySelector(".main-col").getBoundingClientRect();
+    const width = Math.min(440, Math.max(240, col.width - 2 * gap));
+    const onRight = r.left + r.width / 2 <= col.left + col.width / 2;
+    const left = onRight ? col.right - gap - width : col.left + gap;
+    z.style.cssText = `top: ${top}px; left: ${left}px; right: auto; width: ${width}px; ` +
+      `max-height: ${Math.max(160, window.innerHeight - top - gap)}px`;
   }
 
   hideZoom() {
@@ -285,6 +311,7 @@ export class TablePage {
       replace(this.els.title, gameTitle(game), this.info.fixed_deal
         ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null);
       document.title = `${gameTitle(game)} \u2013 gloomtable`;
+      this.announcer.setBase(document.title);
       this.sendSavedName();
     } else if (m.type === "state") {
       this.takeLog(m);
@@ -412,6 +439,7 @@ export class TablePage {
     this.renderEnd();
     this.planStand();
     this.lesson.render(this.msg);
+    this.announcer.update(!!this.isMine(), this.msg.state_id);
     this.els.zoom.hidden = this.els.zoom.hidden || !this.zoomPinned;
     if (focusKey !== null || (lost && this.keyboardUsed)) this.restoreFocus(focusKey);
   }
@@ -520,7 +548,7 @@ export class TablePage {
           this.socket.send({ type: "name", name });
           input.blur();
         } }, input, h("button", { type: "submit" }, _("Rename")));
-        this.els.seats.append(this.els.rename);
+        this.els.seats.append(this.els.rename, this.announcer.controls());
       }
       if (document.activeElement !== this.els.renameInput) this.els.renameInput.value = this.seatName(this.seat);
     } else if (!this.els.spectatorNote) {
@@ -531,6 +559,9 @@ export class TablePage {
 
   renderLog() {
     const shown = this.log.slice(-LOG_SHOWN);
+    const newest = this.logOffset + this.log.length;
+    const grew = this.logNewest !== undefined && newest > this.logNewest;
+    this.logNewest = newest;
     replace(this.els.log, shown.map((e) => {
       if (e.kind === "narration") {
         // a stand-in's (or a timed-out seat's) bot speaks for itself, not for the absent person
@@ -541,7 +572,7 @@ export class TablePage {
       }
       return h("li", { class: `log-entry kind-${e.kind}` }, this.names(e.text));
     }));
-    this.els.log.scrollTop = this.els.log.scrollHeight;
+    this.logFollow.after(grew);
   }
 
   renderEnd() {
