@@ -31,6 +31,7 @@ from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import SecurityHeaders, read_json
+from gloomtable.server.health import router as health_router
 from gloomtable.server.heavy import HeavyWork
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
@@ -156,6 +157,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
 
+    app.include_router(health_router)  # /healthz, /readyz (docs/deploy.md)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # --- lobby API ---------------------------------------------------------------------

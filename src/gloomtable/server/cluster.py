@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import Protocol
 
 from gloomtable.engine import GloomtableError
@@ -60,6 +61,8 @@ class Cluster:
         self._dirty: set[str] = set()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self.renewed_at = time.monotonic()
+        """When this process last renewed its leases and presence (``/readyz`` reads it)."""
 
     def start(self) -> None:
         log.info("cluster member %s", self.holder)
@@ -100,6 +103,7 @@ class Cluster:
         and take every table whose lease is missing or expired."""
         still = set(self.store.renew_leases(self.holder, LEASE_TTL))
         self.store.renew_presence(self.holder, LEASE_TTL)
+        self.renewed_at = time.monotonic()
         for tid in self.held - still:
             log.warning("table %s: lease lost; another process leads it now", tid)
             self._set_leader(tid, False)
