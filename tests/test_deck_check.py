@@ -64,7 +64,7 @@ BROKEN = [
      ["modifiers[57] (id 'odd-mod')", "points.fourth", "unknown field"]),
     ("duplicate-id", append_card(
         f'[[modifiers]]\nid = "{first_card_id("modifiers")}"\nname = "Twin"\npoints = {{ top = -5 }}\n'),
-     [f"card id '{first_card_id('modifiers')}' is used 2 times"]),
+     [f"card id '{first_card_id('modifiers')}' is used 2 times, at modifiers[0] and modifiers[57]"]),
     ("counts", append_card('[[untimely_deaths]]\nid = "extra-death"\nname = "Extra"\n'),
      ["set.components.untimely_deaths says 20 but the deck has 21"]),
     ("bad-points", append_card(

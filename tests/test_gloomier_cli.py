@@ -58,7 +58,8 @@ def test_deck_check_reports_a_mix_and_names_each_problem(tmp_path: Path) -> None
                      'name = "Geese again"\n')
     bad = run("deck", "check", f"classic,{clash}")
     assert bad.returncode == 1
-    assert "card id 'was-pursued-by-geese' appears in more than one set" in bad.stderr
+    assert "card id 'was-pursued-by-geese' appears in more than one set (" in bad.stderr
+    assert f"and {clash}); rename it in one of them" in bad.stderr
 
 
 def test_sets_is_refused_for_crazy_creatures() -> None:

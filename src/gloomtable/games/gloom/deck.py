@@ -234,13 +234,13 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
     for fid, n in Counter(family_ids).items():
         if n > 1:
             problems.append(f"family id {fid!r} is used {n} times")
-    seen: Counter[str] = Counter()
+    seen: dict[str, list[str]] = {}  # card id -> where it stands, for a duplicate's message
     cards: list[Card] = []
     back_cards: list[Card] = []
     for table, ctype in CARD_TABLES.items():
         for i, cs in enumerate(getattr(spec, table)):
             label = f"{table}[{i}] (id {cs.id!r})"
-            seen[cs.id] += 1
+            seen.setdefault(cs.id, []).append(f"{table}[{i}]")
             for slot in SLOTS:
                 icon = getattr(cs.icons, slot)
                 if icon is not None and icon != BLANK and icon not in icons:
@@ -266,7 +266,7 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                 if cs.effects:
                     problems.append(f"{label}: field effects: Characters print no effects (R-G5)")
                 if cs.back is not None:
-                    seen[cs.back.id] += 1
+                    seen.setdefault(cs.back.id, []).append(f"{table}[{i}].back")
                     back_cards.append(_build_back(cs.back, f"{label}: field back", icons,
                                                   spec.set.id, problems))
             if ctype is CardType.EVENT and any(getattr(cs.points, s) is not None for s in SLOTS):
@@ -301,9 +301,10 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
     # The reverse sides come after every front, so classic card indices never move.
     for back in back_cards:
         cards.append(replace(back, index=index_offset + len(cards)))
-    for key, n in seen.items():
-        if n > 1:
-            problems.append(f"card id {key!r} is used {n} times (ids must be unique)")
+    for key, places in seen.items():
+        if len(places) > 1:
+            problems.append(f"card id {key!r} is used {len(places)} times, at "
+                            f"{', '.join(places[:-1])} and {places[-1]} (ids must be unique)")
     comp = spec.set.components
     actual = Counter(c.type for c in cards)
     for table, ctype in (*CARD_TABLES.items(), ("guests", CardType.GUEST),
@@ -372,8 +373,11 @@ def combine(decks: list[Deck]) -> Deck:
     keys = Counter(c.key for c in cards)
     dup = [k for k, n in keys.items() if n > 1]
     if dup:
+        def where(k: str) -> str:
+            return " and ".join(d.source for d in decks if any(c.key == k for c in d.cards))
         raise DeckError("+".join(d.id for d in decks),
-                        [f"card id {k!r} appears in more than one set" for k in dup])
+                        [f"card id {k!r} appears in more than one set ({where(k)}); rename it "
+                         "in one of them" for k in dup])
     icons = tuple(dict.fromkeys(i for d in decks for i in d.icons))
     return Deck("+".join(d.id for d in decks), " + ".join(d.name for d in decks),
                 "+".join(d.source for d in decks), tuple(cards),
