@@ -209,6 +209,56 @@ async def api_take_seat(table_id: str, request: Request) -> dict[str, Any]:
     return {"table": table_id, "seat": seat, "token": token, "link": invite_path(table_id, token)}
 
 
+LEADERBOARD = 50
+"""Accounts a leaderboard lists at most."""
+
+
+@router.get("/api/players/{name}")
+async def api_profile(name: str, request: Request) -> dict[str, Any]:
+    """A profile: per game the rating, games played and won; the rating after each
+    rated game (for the chart); finished games with their chronicle and replay links."""
+    from gloomtable.server.ratings import Rating
+
+    store = _store(request)
+    account = store.account_by_key(name_key(name[:4 * NAME_MAX]))
+    if account is None:
+        raise ServerError("not_found", "no such player", 404)
+    games = [{"game": g, "rating": Rating(mu, sigma).shown, "mu": mu, "sigma": sigma, "played": played,
+              "won": won} for g, mu, sigma, played, won in store.ratings_of(account.id)]
+    history = [{"game": g, "table": t, "at": at, "rating": Rating(mu, sigma).shown}
+               for g, t, at, mu, sigma in store.rating_history(account.id)]
+    finished = [{"table": s.table_id, "game": s.game, "seat": s.seat, "created": s.created,
+                 "chronicle": f"/api/tables/{s.table_id}/chronicle.html", "replay": invite_path(s.table_id)}
+                for s in store.account_seats(account.id, MY_GAMES) if s.over]
+    return {"name": account.name, "games": games, "history": history, "finished": finished}
+
+
+@router.get("/api/leaderboard/{game}")
+async def api_leaderboard(game: str, request: Request) -> dict[str, Any]:
+    from gloomtable.server.ratings import Rating
+
+    rows = _store(request).leaderboard(game[:40], LEADERBOARD)
+    return {"game": game, "players": [{"name": n, "rating": Rating(mu, sigma).shown, "played": p, "won": w}
+                                      for n, mu, sigma, p, w in rows]}
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def api_table_ratings(table_id: str, request: Request) -> dict[str, Any]:
+    """The rating beside each seat's name (seats of accounts with one in the table's game)."""
+    from gloomtable.server.ratings import Rating
+
+    lobby: Lobby = request.app.state.lobby
+    store = lobby.store
+    table = lobby.tables.get(table_id)
+    game = table.row.game if table is not None else None
+    out: dict[str, Any] = {}
+    for seat, account_id in store.seat_accounts(table_id[:64]).items():
+        name = store.account_name(account_id)
+        rated = {g: Rating(mu, sigma).shown for g, mu, sigma, _p, _w in store.ratings_of(account_id)}
+        out[str(seat)] = {"account": name, "rating": rated.get(game or ""), "ratings": rated}
+    return {"table": table_id, "seats": out}
+
+
 def record_seat(request: Request | WebSocket, table_id: str, seat: int,
                 session: SessionRow | None = None) -> None:
     """The hook where a seat is taken (a table made, an open seat joined, a seat's link

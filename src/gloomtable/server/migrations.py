@@ -12,6 +12,7 @@ add the next one.
 from __future__ import annotations
 
 from gloomtable.server.store_accounts import MIGRATION as ACCOUNTS
+from gloomtable.server.store_accounts import RATINGS_MIGRATION as RATINGS
 
 VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
                  " version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
@@ -99,6 +100,7 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         "CREATE INDEX IF NOT EXISTS tables_finished ON tables(finished, id) WHERE finished IS NOT NULL",
     ]),
     ACCOUNTS,
+    RATINGS,
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -74,6 +74,10 @@ class TableSpec(BaseModel):
     replace_absent: bool = False
     """A bot plays for a person whose page has been gone for ``absent_after`` seconds."""
     absent_after: float = Field(20.0, ge=0.0, le=3600.0)
+    rated: bool = True
+    """Ratings move when it ends between accounts (docs/server.md, server/ratings.py)."""
+    rated_bots: bool = False
+    """Bots count as rated players of fixed strength (else a bot seat makes it unrated)."""
     seed: int | None = Field(None, ge=0, le=2**62)
     """Fixes the shuffle (tests, replays of a known deal); random when omitted.
     Accepted only by a server started with ``--allow-fixed-deals``; such a table
@@ -138,4 +142,5 @@ def table_options(spec: TableSpec) -> dict[str, Any]:
     """The server-side options stored with a table."""
     return {"spectators": spec.spectators, "turn_timer": spec.turn_timer,
             "on_timeout": spec.on_timeout, "bot_delay_ms": spec.bot_delay_ms,
-            "replace_absent": spec.replace_absent, "absent_after": spec.absent_after}
+            "replace_absent": spec.replace_absent, "absent_after": spec.absent_after,
+            "rated": spec.rated, "rated_bots": spec.rated_bots}

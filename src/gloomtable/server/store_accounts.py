@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -82,6 +82,28 @@ class AccountStore(Protocol):
     def account_seat_token(self, account_id: str, table_id: str) -> tuple[int, str] | None:
         """The account's seat at the table and that seat's token (None: not its table)."""
 
+    def seat_accounts(self, table_id: str) -> dict[int, str]:
+        """Seat -> account recorded there."""
+
+    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None], places: Sequence[int],
+                   won: Sequence[bool], fixed: dict[int, Any], rate: Callable[..., Any]) -> bool:
+        """Rate a finished table once (False if it was already): each seat's rating
+        (``fixed`` for a bot's, else the account's for ``game``, new if none) goes through
+        ``rate(before, places)``; the accounts' new ratings, games and wins are stored
+        with one history row each, in one transaction."""
+
+    def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:
+        """(game, mu, sigma, played, won) of every game the account has a rating in."""
+
+    def rating_history(self, account_id: str) -> list[tuple[str, str, float, float, float]]:
+        """(game, table, at, mu, sigma) after each rated game, oldest first."""
+
+    def leaderboard(self, game: str, limit: int) -> list[tuple[str, float, float, int, int]]:
+        """(name, mu, sigma, played, won) of the game's rated accounts, best first
+        (by mu - 3 sigma)."""
+
+    def account_name(self, account_id: str) -> str | None: ...
+
     def export_accounts(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of the account tables (for ``gloom db copy``)."""
 
@@ -132,6 +154,8 @@ class AccountRows:
                        " a.table_id=seats.table_id AND a.seat=seats.seat AND a.account_id=?)",
                        (FORMER_PLAYER, account_id))
             db.execute("DELETE FROM seat_accounts WHERE account_id=?", (account_id,))
+            db.execute("DELETE FROM ratings WHERE account_id=?", (account_id,))
+            db.execute("DELETE FROM rating_history WHERE account_id=?", (account_id,))
             db.execute("DELETE FROM sessions WHERE account_id=?", (account_id,))
             db.execute("DELETE FROM accounts WHERE id=?", (account_id,))
             for table_id in {t for t, _ in seats}:
@@ -190,6 +214,70 @@ class AccountRows:
         return None if row is None else (int(row[0]), row[1])
 
 
+    _for_update = ""
+    """PostgreSQL locks the rating rows it reads to move them (SQLite's write lock is whole)."""
+
+    def seat_accounts(self, table_id: str) -> dict[int, str]:
+        with self._run() as db:
+            return {int(r[0]): r[1] for r in db.execute(
+                "SELECT seat, account_id FROM seat_accounts WHERE table_id=?", (table_id,)).fetchall()}
+
+    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None], places: Sequence[int],
+                   won: Sequence[bool], fixed: dict[int, Any], rate: Callable[..., Any]) -> bool:
+        from gloomtable.server.ratings import NEW, Rating
+
+        now = time.time()
+        with self._run() as db:
+            if db.execute("INSERT INTO rated_tables (table_id, game, at) VALUES (?,?,?)"
+                          " ON CONFLICT DO NOTHING", (table_id, game, now)).rowcount != 1:
+                return False
+            before = []
+            for seat, account in enumerate(accounts):
+                if account is None:
+                    before.append(fixed[seat])
+                    continue
+                row = db.execute("SELECT mu, sigma FROM ratings WHERE account_id=? AND game=?"
+                                 + self._for_update, (account, game)).fetchone()
+                before.append(NEW if row is None else Rating(float(row[0]), float(row[1])))
+            after = rate(before, places)
+            for seat, account in enumerate(accounts):
+                if account is None:
+                    continue
+                new, win = after[seat], int(won[seat])
+                db.execute("INSERT INTO ratings (account_id, game, mu, sigma, played, won)"
+                           " VALUES (?,?,?,?,1,?) ON CONFLICT (account_id, game) DO UPDATE SET"
+                           " mu=excluded.mu,"
+                           " sigma=excluded.sigma, played=ratings.played+1, won=ratings.won+excluded.won",
+                           (account, game, new.mu, new.sigma, win))
+                db.execute("INSERT INTO rating_history (account_id, game, table_id, at, mu, sigma, place)"
+                           " VALUES (?,?,?,?,?,?,?)", (account, game, table_id, now, new.mu, new.sigma,
+                                                       places[seat]))
+        return True
+
+    def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:
+        with self._run() as db:
+            return [(r[0], float(r[1]), float(r[2]), int(r[3]), int(r[4])) for r in db.execute(
+                "SELECT game, mu, sigma, played, won FROM ratings WHERE account_id=? ORDER BY game",
+                (account_id,)).fetchall()]
+
+    def rating_history(self, account_id: str) -> list[tuple[str, str, float, float, float]]:
+        with self._run() as db:
+            return [(r[0], r[1], float(r[2]), float(r[3]), float(r[4])) for r in db.execute(
+                "SELECT game, table_id, at, mu, sigma FROM rating_history WHERE account_id=?"
+                " ORDER BY at, table_id", (account_id,)).fetchall()]
+
+    def leaderboard(self, game: str, limit: int) -> list[tuple[str, float, float, int, int]]:
+        with self._run() as db:
+            return [(r[0], float(r[1]), float(r[2]), int(r[3]), int(r[4])) for r in db.execute(
+                "SELECT a.name, r.mu, r.sigma, r.played, r.won FROM ratings r JOIN accounts a ON"
+                " a.id=r.account_id WHERE r.game=? ORDER BY r.mu - 3 * r.sigma DESC, a.name LIMIT ?",
+                (game, limit)).fetchall()]
+
+    def account_name(self, account_id: str) -> str | None:
+        with self._run() as db:
+            row = db.execute("SELECT name FROM accounts WHERE id=?", (account_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def export_accounts(self) -> dict[str, list[tuple[Any, ...]]]:
         with self._run() as db:
             return {name: [tuple(r) for r in db.execute(f"SELECT {cols} FROM {name} ORDER BY 1, 2")
@@ -204,9 +292,9 @@ class AccountRows:
                     if name == "seat_accounts" and not db.execute(
                             "SELECT 1 FROM seats WHERE table_id=? AND seat=?", row[:2]).fetchone():
                         continue
-                    if name != "accounts" and not db.execute(
-                            "SELECT 1 FROM accounts WHERE id=?", (row[2] if name == "seat_accounts"
-                                                                  else row[1],)).fetchone():
+                    owner = {"sessions": 1, "seat_accounts": 2, "ratings": 0, "rating_history": 0}.get(name)
+                    if owner is not None and not db.execute(
+                            "SELECT 1 FROM accounts WHERE id=?", (row[owner],)).fetchone():
                         continue
                     written += db.execute(f"INSERT INTO {name} ({cols}) VALUES ({marks})"
                                           " ON CONFLICT DO NOTHING", row).rowcount
@@ -217,6 +305,9 @@ COPIED = {
     "accounts": "id, name, name_key, password_hash, created",
     "sessions": "digest, account_id, csrf, created, expires",
     "seat_accounts": "table_id, seat, account_id, at",
+    "rated_tables": "table_id, game, at",
+    "ratings": "account_id, game, mu, sigma, played, won",
+    "rating_history": "account_id, game, table_id, at, mu, sigma, place",
 }
 """The account tables ``gloom db copy`` carries, in the order they are written."""
 
@@ -260,3 +351,34 @@ MIGRATION = (6, "accounts, their sessions and the seats they sit at (issue 31)",
     "CREATE INDEX IF NOT EXISTS seat_accounts_account ON seat_accounts(account_id)",
 ])
 """The store's migration for accounts (listed in :mod:`gloomtable.server.migrations`)."""
+
+
+RATINGS_MIGRATION = (7, "ratings per account and game, their history, and which tables were rated", [
+    # a finished table is rated once, whichever process ends it
+    """CREATE TABLE IF NOT EXISTS rated_tables (
+        table_id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS ratings (
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        game TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        played INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (account_id, game)
+    )""",
+    "CREATE INDEX IF NOT EXISTS ratings_game ON ratings(game)",
+    """CREATE TABLE IF NOT EXISTS rating_history (
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        game TEXT NOT NULL,
+        table_id TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        place INTEGER NOT NULL,
+        PRIMARY KEY (account_id, table_id)
+    )""",
+])
+"""The store's migration for ratings (after :data:`MIGRATION`)."""

@@ -63,6 +63,7 @@ class PostgresStore(AccountRows):
 
     remote = True
     _ph = "%s"
+    _for_update = " FOR UPDATE"
 
     def __init__(self, url: str, *, open_timeout: float = CONNECT_TIMEOUT) -> None:
         self.url = shown(url)

@@ -417,6 +417,18 @@ class LiveTable:
             raise ServerError("lesson_step", "this step waits for an action, not for 'next'")
         self.broadcast()
 
+    async def _rate(self) -> None:
+        """Move the players' ratings (server/ratings.py); a failure there never stops the game."""
+        from gloomtable.server.ratings import rate_finished
+
+        try:
+            if self.store.remote:
+                await asyncio.to_thread(rate_finished, self)
+            else:
+                rate_finished(self)
+        except Exception:
+            log.exception("table %s: rating the finished game failed", self.id)
+
     async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
         """Apply to a copy, store (with the next decision's timer deadline), then swap
         and tell everyone. Caller holds the lock."""
@@ -444,6 +456,8 @@ class LiveTable:
         if narration:
             self.row.narration[idx] = narration
         self._record(idx, events, narration, seat, actor)
+        if self.over:
+            await self._rate()
         self.touch()
         self.start_decision()
         self.broadcast()
