@@ -85,3 +85,25 @@ def test_simulate_on_a_deck_meant_only_for_mixing_says_so_instead_of_crashing(tm
     assert "gloom deck check classic,mine.toml --simulate N" in proc.stdout
     assert proc.returncode == 0
     assert check("--strict", "--simulate", "5", str(path)).returncode == 1
+
+
+def test_simulate_on_a_crazy_creatures_variant_plays_every_table_size() -> None:
+    """--simulate is no longer ignored on a Crazy Creatures set (R-C2: 2 to 4 players)."""
+    proc = check("--simulate", "4", "--workers", "1", str(ROOT / "examples" / "night-zoo.toml"))
+    assert proc.returncode == 0, proc.stderr
+    assert "simulating 4 games at each table size (2, 3, 4 players), medium bots:" in proc.stdout
+    for n in (2, 3, 4):
+        assert f"  {n} players: capped " in proc.stdout and "(0 of 4)" in proc.stdout
+
+
+def test_deck_check_and_gallery_take_a_mix_with_spaces_or_commas(tmp_path: Path) -> None:
+    spaced, commas = check("classic", "gloomier"), check("classic,gloomier")
+    assert spaced.returncode == commas.returncode == 0, spaced.stderr
+    assert spaced.stdout == commas.stdout
+    assert "one draw pile of 176 cards" in spaced.stdout
+    for args in (["classic", "gloomier"], ["classic,gloomier"]):
+        out = tmp_path / "g.html"
+        proc = subprocess.run([*GLOOM, "deck", "gallery", *args, "--out", str(out)],
+                              capture_output=True, text=True, timeout=600, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        assert "Hemlock Hall" in out.read_text()

@@ -209,7 +209,7 @@ def replay(
 
 @deck_app.command("check", help=_("Validate a deck; print its counts by type and its families."))
 def deck_check(
-    path: Annotated[str, typer.Argument(help=_(
+    paths: Annotated[list[str], typer.Argument(help=_(
         "A deck file or a shipped set name; several separated by commas to check a mix."))],
     strict: Annotated[bool, typer.Option(
         "--strict", help="Count warnings as errors (exit code 1).")] = False,
@@ -222,17 +222,23 @@ def deck_check(
 ) -> None:
     """Validate a deck (or a mix of decks); print counts by type and families, then
     every error and warning found in play terms (docs/decks.md)."""
-    from gloomtable.designer.commands import check_creature_set, check_findings, is_creature_set
+    from gloomtable.designer.commands import (
+        check_creature_set,
+        check_findings,
+        is_creature_set,
+        split_sets,
+    )
     from gloomtable.games.gloom.deck import DeckError, combine, load_deck
 
-    if is_creature_set(path.strip()):  # a Crazy Creatures set, shipped or a variant
-        code = check_creature_set(path.strip(), strict)
+    names = split_sets(paths)  # spaces or commas, as `deck gallery` takes them
+    if len(names) == 1 and is_creature_set(names[0]):  # a Crazy Creatures set, shipped or a variant
+        code = check_creature_set(names[0], strict, simulate, seed, workers)
         if code:
             raise typer.Exit(code)
         return
     decks = []
     failed = False
-    for one in [p.strip() for p in path.split(",") if p.strip()]:
+    for one in names:
         try:
             decks.append(load_deck(one))
         except DeckError as exc:
@@ -255,7 +261,6 @@ def deck_check(
                 "each").format(name=mix.name, n=drawn, chars=counts["character"],
                                guests=counts.get("guest", 0), stories=counts.get("story", 0),
                                seats=min(8, counts["character"] // 4)))
-    names = [p.strip() for p in path.split(",") if p.strip()]
     try:
         code = check_findings(decks, names, strict, simulate, seed, workers)
     except GloomtableError as exc:

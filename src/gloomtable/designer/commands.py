@@ -50,7 +50,8 @@ def deck_new(
 
 
 def deck_gallery(
-    paths: Annotated[list[str], typer.Argument(help="Deck files or shipped set names (mixed if several).")],
+    paths: Annotated[list[str], typer.Argument(help=(
+        "Deck files or shipped set names, mixed if several (spaces or commas)."))],
     out: Annotated[Path | None, typer.Option(
         help="Write the page here (default: <deck>-gallery.html).")] = None,
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in your browser.")] = False,
@@ -60,7 +61,7 @@ def deck_gallery(
     from gloomtable.games.gloom.deck import DeckError
 
     try:
-        path = write_gallery(paths, out)
+        path = write_gallery(split_sets(paths), out)
     except DeckError as exc:
         err.print(f"[bold red]{len(exc.problems)} problem(s)[/] in {exc.source}:", highlight=False)
         for p in exc.problems:
@@ -212,9 +213,17 @@ def is_creature_set(path: str) -> bool:
     return "set" not in data and "colours" in data and "numbers" in data
 
 
-def check_creature_set(path: str, strict: bool) -> int:
+def split_sets(args: list[str]) -> list[str]:
+    """Set names and deck files as ``deck check`` and ``deck gallery`` take them: several
+    arguments, each of which may itself be a comma list (``classic,mine.toml``)."""
+    return [p.strip() for arg in args for p in arg.split(",") if p.strip()]
+
+
+def check_creature_set(path: str, strict: bool, simulate: int = 0, seed: int = 1,
+                       workers: int | None = None) -> int:
     """``gloom deck check`` on a Crazy Creatures set: the schema and the shape the
-    rules need (R-C1, R-C7), then what it means for play. Returns the exit code."""
+    rules need (R-C1, R-C7), then what it means for play (``--simulate N``: N games
+    between medium bots at each table size, 2 to 4). Returns the exit code."""
     from gloomtable.games.creatures.cards import CREATURE_SET, SHIPPED_SET, CreatureSetError, load_set
 
     try:
@@ -235,6 +244,22 @@ def check_creature_set(path: str, strict: bool) -> int:
                         "game ends 0 to 0 but for that; give some numbers a penalty")
     for line in warnings:
         print(f"warning: {line}")
+    if simulate > 0:
+        from gloomtable.designer.playtest import CAPPED_WARN
+        from gloomtable.simulate import simulate as run
+
+        print(f"simulating {simulate} games at each table size (2, 3, 4 players), medium bots:")
+        for n in (2, 3, 4):
+            rep = run("creatures", {"players": n, "sets": [path]}, simulate, seed, ["medium"],
+                      workers=workers or 0).to_dict()
+            seats = " / ".join(f"{s:.1%}" for s in rep["win_share_by_seat"])
+            print(f"  {n} players: capped {rep['capped']:.1%} ({rep['capped_games']} of "
+                  f"{rep['games']}), mean {rep['mean_rounds']:.1f} rounds, win share by seat {seats}")
+            if rep["capped"] > CAPPED_WARN:
+                line = (f"{found.source}: simulate: at {n} players {rep['capped']:.1%} of games "
+                        f"stopped at the turn cap (more than {CAPPED_WARN:.0%})")
+                warnings.append(line)
+                print(f"warning: {line}")
     print(f"0 error(s), {len(warnings)} warning(s)")
     return 1 if strict and warnings else 0
 
