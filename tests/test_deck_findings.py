@@ -221,3 +221,12 @@ def test_warning_a_step_waits_for_an_icon_no_card_prints(tmp_path: Path, step: s
         '[[modifiers]]\nid = "gull-mod"\nname = "Fed the Gulls"\nicons = { top = "gull" }\n')),
         "printed.toml")
     assert not [f for f in findings(printed) if f.code == "icon-never-shows"]
+
+
+def test_warning_unequal_families_say_what_setup_deals_at_each_table_size(tmp_path: Path) -> None:
+    """R-G7, R-G8: at 4 and 5 players each family sets one Character aside, so families of
+    4 and 5 are dealt as 3 and 4; the warning says so."""
+    text = deck_text(families=(4, 5, 5, 5), negatives=20, deaths=18)
+    f = only(findings(write(tmp_path, text)), "unequal-families")
+    assert "'fam0' has 4 Characters and 'fam1' has 5" in f.message
+    assert "2 players 4 to 5" in f.message and "4 players 3 to 4" in f.message

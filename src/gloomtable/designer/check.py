@@ -102,6 +102,13 @@ class _Labels:
                     self.source.setdefault(c.key, d.source)
 
 
+def _dealt(sizes: list[TableSize]) -> str:
+    """The family sizes dealt at each table size: "2 players 4 to 5, 4 players 3 to 4"."""
+    return ", ".join(f"{s.players} players {s.smallest_family}"
+                     + (f" to {s.largest_family}" if s.largest_family != s.smallest_family else " each")
+                     for s in sizes)
+
+
 def check_decks(decks: list[Deck]) -> list[Finding]:
     """Everything found in ``decks`` played together (one deck, or a mix)."""
     deck = combine(decks)
@@ -213,8 +220,10 @@ def check_decks(decks: list[Deck]) -> list[Finding]:
             big = max(fam_sizes, key=lambda k: fam_sizes[k])
             add("warning", "unequal-families", f"families (id {small!r})", "characters",
                 f"family {small!r} has {fam_sizes[small]} Characters and {big!r} has "
-                f"{fam_sizes[big]}: the player with the larger family has more to bury before "
-                "the game ends; give every family the same number of Characters.")
+                f"{fam_sizes[big]}, and as setup deals them (R-G7, R-G8: at 4 and 5 players "
+                f"each family sets one aside) {_dealt(sizes)}: the player with the larger "
+                "family has more to bury before the game ends; give every family the same "
+                "number of Characters.")
 
     # Too few negative Modifiers for every Character to reach below zero.
     if negative and len(negative) < largest.characters:
