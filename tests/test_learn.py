@@ -143,3 +143,45 @@ def test_the_rules_reference_draws_stacks_by_the_cardinal_rule(lang: str) -> Non
     assert tr.gettext("Self-Worth {n}").format(n="+5") in text
     assert "+10/-5/·" in text and tr.gettext("duck") in text
     assert text.count(tr.gettext("Self-Worth {n}").format(n="-10")) == 2
+
+
+WEB_WORDS = {"en": ("zoom", "highlighted"), "es": ("amplía", "resaltad"), "ru": ("увеличьте", "подсвечен")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_terminal_lessons_wrap_words_speak_of_the_terminal_and_group_choices(lang: str) -> None:
+    """Issue 30 (14): at a 50-column terminal no line is longer than 50 and no word is cut
+    across lines; the steps say nothing of zooming or highlights; the play step lists
+    each card once (its targets asked next), not one line per card and target."""
+    width = 50
+    # family 1, read step 2, then card 3 of the grouped list and its first target, then quit
+    keys = "1\n\n3\n1\nq\n"
+    out = subprocess.run([*GLOOM, "learn", "--game", "gloom", "--lang", lang], input=keys,
+                         capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "COLUMNS": str(width)})
+    assert "Traceback" not in out.stderr, out.stderr
+    tr = translator(lang).gettext
+    stdout = out.stdout
+    for prompt in ("Choose (q to quit): ", "Target (b to go back): ", "Press Enter to go on. "):
+        stdout = stdout.replace(tr(prompt), "\n")  # piped input echoes no newline after a prompt
+    lines = stdout.splitlines()
+    assert lines and max(len(x) for x in lines) <= width, max(lines, key=len)
+    text = out.stdout.lower()
+    for word in WEB_WORDS[lang]:
+        assert word not in text, word
+    # words are whole: every word of step 2's text shows unbroken
+    say = tr(lesson_for("gloom").steps[1].say_terminal or "")
+    assert say
+    flat = " ".join(x.strip() for x in lines)
+    assert say in flat or " ".join(say.split()) in flat
+    # the play step's choices: a numbered line per card, far fewer than card x target
+    guide = Guide(lesson_for("gloom"))
+    guide.act(guide.auto_action())
+    guide.next()
+    step3 = next(i for i, x in enumerate(lines) if tr("Step {n} of {total}").format(n=3, total=10) in x)
+    on_which = next(i for i, x in enumerate(lines) if i > step3 and x.rstrip().endswith("?"))
+    numbered = [x for x in lines[step3:on_which] if x.lstrip(" *")[:3].strip().rstrip(".").isdigit()]
+    assert len(guide.state.legal_actions()) > 15
+    assert 2 <= len(numbered) <= 8, numbered
+    assert any("*" in x[:3] for x in numbered)

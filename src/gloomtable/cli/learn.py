@@ -3,6 +3,9 @@
 Each step is printed in the learner's language; the choices that do what the step
 asks are marked; another choice gets the step's explanation and is not played.
 ``--auto`` plays the lesson through by itself (demos and tests), printing each step.
+Lines wrap at word boundaries to the terminal's width, a step speaks of what the
+terminal shows (its ``say_terminal``), and the choices are grouped as ``gloom play``
+groups them: one line per card, its targets asked next.
 """
 
 from __future__ import annotations
@@ -12,12 +15,19 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from gloomtable.cli.terminal import Quit, _grouped, choose_number
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _
 from gloomtable.i18n.client import Localizer, localizer_for
 from gloomtable.learn import LEARNER, Guide, LessonError, lesson_for
+from gloomtable.learn.guide import N_
 
-console = Console(highlight=False, soft_wrap=True)
+console = Console(highlight=False)
+"""Wraps words at the terminal's width (rich measures it; ``COLUMNS`` overrides)."""
+
+WEB_WRONG = N_("Not quite: this step asks for something else. "
+               "The highlighted choices are the ones it asks for.")
+"""The guide's reminder speaks of the web page's highlights; the terminal marks with *."""
 
 AUTO_LIMIT = 2000
 """Learner actions after which ``--auto`` gives up on a lesson (a broken lesson file)."""
@@ -44,7 +54,7 @@ def learn(
         run(guide, loc, auto)
     except LessonError as exc:
         fail(str(exc))
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError, Quit):
         console.print("\n" + _("Stopped."))
 
 
@@ -65,7 +75,8 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
             shown = guide.index
             heading = _("Step {n} of {total}").format(n=guide.index + 1, total=len(guide.lesson.steps))
             console.print(f"\n[bold cyan]{heading}[/]")
-            console.print(tr(step.say if not guide.free or step.free_play is None else step.free_play),
+            say = step.say_terminal or step.say
+            console.print(tr(say if not guide.free or step.free_play is None else step.free_play),
                           markup=False)
         if step is not None and step.expect is None:
             if not auto:
@@ -83,8 +94,10 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
             continue
         action = _ask(guide, loc, fitting)
         outcome = guide.act(action)
-        if not outcome.done:
-            console.print("[yellow]" + tr(outcome.why) + "[/]")
+        if not outcome.done and outcome.why:
+            why = (_("Not quite: this step asks for something else. The choices marked * are the ones "
+                     "it asks for.") if outcome.why == WEB_WRONG else tr(outcome.why))
+            console.print(why, style="yellow", markup=False)
     else:
         raise LessonError(f"lesson {guide.lesson.id!r} did not end within {AUTO_LIMIT} moves")
     for event in guide.log[seen_events:]:
@@ -95,19 +108,26 @@ def run(guide: Guide, loc: Localizer, auto: bool) -> None:
 
 
 def _ask(guide: Guide, loc: Localizer, fitting: set[int]) -> int:
-    """Show the table and the choices (the ones the step asks for marked) and read one."""
+    """Show the table and the choices, grouped as ``gloom play`` groups them (a card
+    once, its targets asked next; * marks what the step asks for), and read one."""
     console.print()
     console.print(loc.render(guide.state, LEARNER), markup=False)
-    legal = guide.state.legal_actions()
-    for i, action in enumerate(legal):
-        mark = "*" if action in fitting else " "
-        console.print(f" {mark}{i + 1:>3}. {loc.action(guide.state, action)}", markup=False)
-    if fitting:
-        console.print(_("The choices marked * do what this step asks."))
+    groups = _grouped(guide.state, guide.state.legal_actions(), LEARNER, loc)
     while True:
-        raw = input(_("Choose (q to quit): ")).strip().lower()
-        if raw in ("q", "quit", "exit"):
-            raise KeyboardInterrupt
-        if raw.isdigit() and 1 <= int(raw) <= len(legal):
-            return legal[int(raw) - 1]
-        console.print(_("Please type a number from 1 to {count}, or q to quit.").format(count=len(legal)))
+        for i, (label, _what, members) in enumerate(groups):
+            mark = "*" if any(a in fitting for a, _t in members) else " "
+            console.print(f" {mark}{i + 1:>3}. {label}", markup=False)
+        if fitting:
+            console.print(_("The choices marked * do what this step asks."))
+        picked = choose_number(_("Choose (q to quit): "), len(groups), loc=loc)
+        assert picked is not None
+        _label, what, members = groups[picked]
+        if len(members) == 1:
+            return members[0][0]
+        console.print("  " + _("{play} on which?").format(play=what), markup=False)
+        for j, (action, name) in enumerate(members):
+            mark = "*" if action in fitting else " "
+            console.print(f"  {mark}{j + 1:>3}. {name}", markup=False)
+        target = choose_number("  " + _("Target (b to go back): "), len(members), allow_back=True, loc=loc)
+        if target is not None:
+            return members[target][0]

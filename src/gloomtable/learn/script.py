@@ -84,6 +84,9 @@ class Step(BaseModel):
 
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")]
     say: Text
+    say_terminal: Text | None = None
+    """What ``gloom learn`` in a terminal says instead, where ``say`` speaks of what
+    only the web page has (zooming a card, highlighted choices)."""
     highlight: list[Highlight] = Field(default_factory=list, max_length=6)
     expect: Expect | None = None
     wrong: Text | None = None
@@ -135,7 +138,7 @@ class Lesson(BaseModel):
         """Every text of the lesson, for the translation catalogues."""
         out = [self.title, self.end]
         for step in self.steps:
-            out += [t for t in (step.say, step.wrong, step.free_play) if t]
+            out += [t for t in (step.say, step.say_terminal, step.wrong, step.free_play) if t]
         return out
 
 
