@@ -47,7 +47,8 @@ def serve(
         min=0, help="Least pause before each automatic move at a table where no person has a page open.")
     ] = _D.bot_only_min_delay_ms,
     sets: Annotated[str, typer.Option(
-        help="Variant Crazy Creatures set files, separated by commas; tables name them by id.")
+        help="Gloom deck files and Crazy Creatures variant set files, separated by commas; "
+        "tables name them by their set id.")
     ] = "",
     **limits: Any,
 ) -> None:

@@ -114,15 +114,21 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
 
     @app.get("/api/gallery/{name}")
     async def gallery_set(name: str, request: Request) -> dict[str, Any]:
-        """The faces of a shipped set (only shipped sets: the server reads no paths)."""
-        from gloomtable.games.gloom.deck import SHIPPED_SETS
+        """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
+        server reads no path a client names)."""
+        from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
 
-        if name not in SHIPPED_SETS:
-            raise ServerError("not_found", f"no shipped set {name!r}; shipped: {', '.join(SHIPPED_SETS)}",
-                              404)
+        if name not in shipped_sets():
+            raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(shipped_sets())}", 404)
         faces = _SHIPPED.get(name)
         if faces is None:
-            faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
+            if name in SHIPPED_SETS:
+                faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
+            else:  # the worker process has no registry: it is sent the deck's text
+                faces, message, _problems = await request.app.state.heavy.run(
+                    "reading the set", _deck_faces, read_set(name)[1])
+                if faces is None:
+                    raise ServerError("server_error", message, 500)
             _SHIPPED[name] = faces
         return faces
 

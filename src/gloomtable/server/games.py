@@ -52,9 +52,11 @@ def games_info() -> dict[str, Any]:
              if _available(e.name, e.lobby_players)]
     sets = []
     try:
-        from gloomtable.games.gloom.deck import SHIPPED_SETS
-        for s in SHIPPED_SETS:
-            if _available("gloom", 3) and _set_loads(s):
+        from gloomtable.games.gloom.deck import SHIPPED_SETS, shipped_sets
+        for s in shipped_sets():
+            # a deck of gloom serve --sets was checked when registered; it may be meant
+            # only for mixing, so it need not seat a table alone
+            if _available("gloom", 3) and (s not in SHIPPED_SETS or _set_loads(s)):
                 sets.append(s)
     except ImportError:
         sets = ["classic"]

@@ -75,7 +75,8 @@ class LobbySettings:
     bot_only_min_delay_ms: int = 250
     """The least pause before each automatic move of a table where no person has a page open."""
     sets: tuple[str, ...] = ()
-    """Variant Crazy Creatures set files (``--sets``) tables may name by their id: the
+    """Gloom deck files and Crazy Creatures variant set files (``--sets``) tables may name
+    by their set id: the
     operator chooses files; a remote client only ever names an id (docs/decks.md)."""
 
 
@@ -102,8 +103,9 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
                         help="least pause before each automatic move at a table where no person "
                              "has a page open")
     parser.add_argument("--sets", default="", metavar="FILES",
-                        help="variant Crazy Creatures set files, separated by commas: tables may "
-                             "name them by id (config sets = [ID])")
+                        help="Gloom deck files and Crazy Creatures variant set files, separated by "
+                             "commas: tables may name them by set id (config sets = [\"classic\", ID] "
+                             "for a Gloom deck, [ID] for a variant)")
 
 
 def lobby_settings(args: argparse.Namespace) -> LobbySettings:

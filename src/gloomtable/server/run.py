@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +75,35 @@ def header_deadline_protocol(seconds: float) -> type:
     return HeaderDeadlineH11
 
 
+def register_sets(paths: Iterable[str], announce: Callable[[str], None] = print) -> None:
+    """``--sets``: each file is a Gloom deck or a Crazy Creatures variant, told apart by
+    its shape, and registered by its id so tables may name it; a broken one stops the
+    start with the deck checker's own messages."""
+    from gloomtable.designer.commands import is_creature_set
+    from gloomtable.engine import GloomtableError
+    from gloomtable.games.creatures.cards import register_set
+    from gloomtable.games.gloom.deck import DeckError, register_deck
+
+    for path in paths:
+        try:
+            if is_creature_set(path):
+                found = register_set(path)
+                announce(f"Crazy Creatures variant {found.id!r} ({found.name}) from {path}")
+                continue
+            deck = register_deck(path)
+        except DeckError as exc:
+            print(f"error: --sets: {path} is not a playable Gloom deck ({len(exc.problems)} "
+                  "problem(s); `gloom deck check` says the same):", file=sys.stderr)
+            for problem in exc.problems:
+                print(f"  {exc.source}: {problem}", file=sys.stderr)
+            raise SystemExit(2) from None
+        except GloomtableError as exc:
+            print(f"error: --sets: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        announce(f"Gloom deck {deck.id!r} ({deck.name}) from {path}: tables may mix it as "
+                 f"sets = [\"classic\", \"{deck.id}\"]")
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
           announce: Callable[[str], None] = print, log_level: str = "warning",
           lobby: LobbySettings | None = None, limits: ServerLimits | None = None) -> None:
@@ -99,16 +128,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    from gloomtable.engine import GloomtableError
-    from gloomtable.games.creatures.cards import register_set
-
-    for path in (lobby.sets if lobby is not None else ()):
-        try:
-            found = register_set(path)
-        except GloomtableError as exc:
-            print(f"error: --sets: {exc}", file=sys.stderr)
-            raise SystemExit(2) from None
-        announce(f"Crazy Creatures variant {found.id!r} ({found.name}) from {path}")
+    register_sets(lobby.sets if lobby is not None else (), announce)
 
     # uvicorn's "websockets" protocol answers an over-long or malformed upgrade with 400,
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.

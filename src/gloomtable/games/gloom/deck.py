@@ -37,9 +37,31 @@ from gloomtable.games.gloom.effects import PRIMITIVES
 SHIPPED_SETS = ("classic", "gloomier")
 
 
+_REGISTERED: dict[str, tuple[str, str]] = {}
+"""Deck files a server was started with (``gloom serve --sets``), by set id: (source, text)."""
+
+
 def shipped_sets() -> tuple[str, ...]:
-    """The sets a remote table may name (the registry's ``set_ids``)."""
-    return SHIPPED_SETS
+    """The sets a remote table may name (the registry's ``set_ids``): the shipped ones,
+    then the deck files the server registered, by their set id (never a path)."""
+    return (*SHIPPED_SETS, *_REGISTERED)
+
+
+def register_deck(path: str | Path) -> Deck:
+    """Make a deck file playable at online tables by its set id (``gloom serve --sets``):
+    read once, checked as ``deck check`` loads it; a remote table names the id, never the
+    path. Raises :class:`DeckError`."""
+    source, text = read_set(path)
+    deck = parse_deck(text, source)
+    if deck.id in SHIPPED_SETS:
+        raise DeckError(source, [f"field set.id: {deck.id!r} is a shipped set's id; give the "
+                                 "deck its own id"])
+    old = _REGISTERED.get(deck.id)
+    if old is not None and old[1] != text:
+        raise DeckError(source, [f"field set.id: {deck.id!r} is already the id of {old[0]}; "
+                                 "give each deck its own id"])
+    _REGISTERED[deck.id] = (source, text)
+    return deck
 KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)
 CARD_TABLES: dict[str, CardType] = {
     "characters": CardType.CHARACTER,
@@ -333,6 +355,8 @@ def read_set(path_or_set: str | Path) -> tuple[str, str]:
     """The text of a deck file, or of a shipped set by name (``classic``), and the
     source its errors name."""
     name = str(path_or_set)
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     if name in SHIPPED_SETS:
         res = resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml")
         return f"{name}.toml", res.read_text(encoding="utf-8")
