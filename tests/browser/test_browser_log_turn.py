@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from test_table_ui import serious_violations
 
 from conftest import PageErrors, click_any_choice, page_state, wait_my_turn_or_end
 from gloomtable.server.testing import ServerProcess
@@ -133,6 +134,7 @@ def test_the_logs_newest_line_is_in_view_after_every_move(browser: Any, server: 
         page.wait_for_selector("[data-testid=log-new]:not([hidden])")
         assert page.eval_on_selector("[data-testid=log]", "el => el.scrollTop") < 5
         shot(page, f"log-marker-{size}")
+        assert serious_violations(page) == [], "the log with its marker"
         page.click("[data-testid=log-new]")
         assert page.evaluate(NEWEST_IN_VIEW)["ok"]
         assert page.is_hidden("[data-testid=log-new]")
@@ -238,6 +240,7 @@ def test_creatures_end_screen_fits_a_phone(browser: Any, server: ServerProcess) 
         assert widths[0] <= 390 and widths[1] <= widths[2], widths
         page.locator("[data-testid=scores]").scroll_into_view_if_needed()
         shot(page, "creatures-end-phone")
+        assert serious_violations(page) == [], "Crazy Creatures' end screen"
         errors.check()
     finally:
         ctx.close()
@@ -279,7 +282,8 @@ COVERS = """() => {
     return r.width > 0 && r.left < z.right && r.right > z.left && r.top < z.bottom && r.bottom > z.top;
   }).length;
   return {bar: hit('[data-testid=statusbar]'), seats: hit('[data-testid=seats]'),
-          right: z.right, vw: innerWidth, inner: [...document.querySelectorAll('[data-testid=zoom] *')]
+          right: z.right, vw: innerWidth,
+          inner: [...document.querySelectorAll('[data-testid=zoom], [data-testid=zoom] *')]
             .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
             .length};
 }"""
@@ -314,6 +318,7 @@ def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, ser
         cover = page.evaluate(COVERS)
         assert cover["bar"] == 0 and cover["seats"] == 0 and cover["right"] <= cover["vw"], cover
         shot(page, f"draft-zoom-{size}")
+        assert serious_violations(page) == [], "the draft"
         page.keyboard.press("Escape")
         page.mouse.move(1, 1)
         # the draft's buttons show whole: none is cut at the screen's edge

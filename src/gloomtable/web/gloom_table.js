@@ -166,7 +166,10 @@ export class GloomBoard {
     replace(el,
       this.middle(m, targets),
       fams.length > 1 ? tabs : null,
-      h("div", { class: "families", "data-count": fams.length },
+      // before the draft ends the families hold nothing to focus, yet a phone's row of
+      // them scrolls sideways: the row itself takes the keyboard then
+      h("div", { class: "families", "data-count": fams.length, role: "group", "aria-label": _("Families"),
+        tabindex: fams.some((f) => (f.characters || []).length) ? null : 0 },
         me.map((f) => this.familyPanel(m, f, targets, false)),
         others.map((f) => this.familyPanel(m, f, targets, !this.expanded.has(f.player)))));
   }
