@@ -447,8 +447,6 @@ def test_fuzz_crazy_creatures(figures: dict[str, Any]) -> None:
 
 @pytest.mark.slow
 def test_fuzz_gloomier(figures: dict[str, Any]) -> None:
-    if not can_play("gloomier", {}):
-        pytest.skip("Gloomier is not in make_game yet")
     run_fuzz(GloomierFuzz, figures, "fuzz_engine_gloomier", scaled(40, 300))
 
 

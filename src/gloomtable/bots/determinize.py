@@ -160,9 +160,8 @@ def _gloom_sampler(view: GloomView) -> Sampler | None:
         s = game.new_initial_state(seed)
         s.discard = list(view["discard"])
         s.stacks = {c: list(st) for c, st in stacks.items()}
-        if hasattr(s, "guests"):  # engines with Gloomier's parts
-            s.guests = list(guests)
-            s.stories = dict(stories)
+        s.guests = list(guests)
+        s.stories = dict(stories)
         s.controller = dict(controller)
         s.families = [list(f) for f in families]
         s.family_taken = list(taken)

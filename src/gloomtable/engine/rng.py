@@ -66,9 +66,5 @@ class Rng:
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
 
-    def fork(self) -> Rng:
-        """An independent stream derived from this one (advances this one)."""
-        return Rng(self.next_u64())
-
     def __repr__(self) -> str:
         return f"Rng({self.state})"

@@ -188,13 +188,6 @@ class Guide:
         """The learner's legal actions that do what the step asks (to highlight)."""
         return self.track.fitting(self.state)
 
-    def waiting_for_action(self) -> bool:
-        """The learner must act now (a step's action, free play or the play to the end)."""
-        if self.state.is_over() or self.state.current_player() != LEARNER:
-            return False
-        step = self.step
-        return step is None or step.expect is not None
-
     # -- the learner's moves ------------------------------------------------------------
     def next(self) -> None:
         """Go on from a step that only asks to look (``expect`` unset)."""

@@ -271,10 +271,3 @@ def fits(number: int, top: int, plus: bool | int) -> bool:
     return FITS[1 if plus else 0][top][number]
 
 
-def creature_id(colour: str, number: int, copy: int = 0) -> int:
-    """The card id of ``colour number`` (copy 0 or 1), e.g. ``creature_id("red", 4)``."""
-    ci = COLOUR_KEYS.index(colour)
-    for c in CREATURES:
-        if c.colour == ci and c.number == number and c.copy == copy:
-            return c.id
-    raise KeyError(f"no Creature {colour} {number} copy {copy}")
