@@ -50,6 +50,11 @@ def serve(
         help="Gloom deck files and Crazy Creatures variant set files, separated by commas; "
         "tables name them by their set id.")
     ] = "",
+    log_level: Annotated[str, typer.Option(
+        help="Least level of the lines logged: debug, info, warning, error; debug adds tracebacks.")
+    ] = "info",
+    log_format: Annotated[str, typer.Option(help="text, or json: one JSON object a line.")] = "text",
+    access_log: Annotated[bool, typer.Option(help="One line per HTTP request and websocket.")] = False,
     **limits: Any,
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""
@@ -64,7 +69,8 @@ def serve(
         config = from_namespace(limits)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    run(host=host, port=port, db=db or str(default_db()), announce=typer.echo, lobby=lobby, limits=config)
+    run(host=host, port=port, db=db or str(default_db()), lobby=lobby, limits=config,
+        log_level=log_level, log_format=log_format, access_log=access_log)
 
 
 # eval_str: this module's annotations are strings (PEP 563), and typer reads a given

@@ -105,9 +105,21 @@ def register_sets(paths: Iterable[str], announce: Callable[[str], None] = print)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
-          announce: Callable[[str], None] = print, log_level: str = "warning",
-          lobby: LobbySettings | None = None, limits: ServerLimits | None = None) -> None:
-    """Run the server until interrupted, after printing the address to open."""
+          announce: Callable[[str], None] | None = None, log_level: str = "info",
+          lobby: LobbySettings | None = None, limits: ServerLimits | None = None,
+          log_format: str = "text", access_log: bool = False) -> None:
+    """Run the server until interrupted, after printing the address to open. Logs go to
+    standard error as :mod:`gloomtable.server.logs` says (``log_level``, ``log_format``,
+    ``access_log``: uvicorn's line per request)."""
+    from gloomtable.server.logs import configure
+
+    try:
+        log_config = configure(log_level, log_format)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if announce is None:  # the address and the choices are log lines too, stamped like the rest
+        announce = logging.getLogger("gloomtable.server").warning
     limits = limits or ServerLimits()
     # A websocket upgrade whose request line is longer than the websockets library's
     # limit (8 KiB) is dropped without an answer; allow what uvicorn itself accepts.
@@ -133,7 +145,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     # uvicorn's "websockets" protocol answers an over-long or malformed upgrade with 400,
     # where the newer sans-I/O one leaves it hanging; we choose it on purpose.
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # Bot searches run in threads; by default a thread keeps the GIL for 5 ms before the
     # event loop may take it, and a person's move passes the loop several times.
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -145,7 +156,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
         announce("only requests naming this machine by a loopback name are served; give the names "
                  "people use with --allowed-hosts (docs/security.md)")
     proxies = limits.forwarded_allow_ips
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets",
+    uvicorn.run(app, host=host, port=port, log_config=log_config, access_log=access_log, ws="websockets",
                 http=header_deadline_protocol(limits.header_timeout),
                 ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False,  # zlib per socket: CPU on every frame, ~300 KB each
@@ -166,6 +177,7 @@ def main(argv: list[str] | None = None) -> None:
 
     add_lobby_args(parser)
     add_arguments(parser)
+    add_log_arguments(parser)
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
@@ -173,4 +185,17 @@ def main(argv: list[str] | None = None) -> None:
         limits = from_namespace(args)
     except ValueError as exc:
         parser.error(str(exc))
-    serve(args.host, args.port, args.db, lobby=lobby_settings(args), limits=limits)
+    serve(args.host, args.port, args.db, lobby=lobby_settings(args), limits=limits,
+          log_level=args.log_level, log_format=args.log_format, access_log=args.access_log)
+
+
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--log-level``, ``--log-format``, ``--access-log`` (:mod:`gloomtable.server.logs`)."""
+    from gloomtable.server.logs import FORMATS, LEVELS
+
+    parser.add_argument("--log-level", choices=LEVELS, default="info",
+                        help="least level of the lines logged; debug adds tracebacks (default: info)")
+    parser.add_argument("--log-format", choices=FORMATS, default="text",
+                        help="text lines, or one JSON object a line (default: text)")
+    parser.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=False,
+                        help="one line per HTTP request and websocket (default: off)")

@@ -11,7 +11,9 @@ runs in a thread of its own pool and is waited for at most ``--store-timeout``
 seconds; past that the call fails with ``503 server_busy`` ("the database is not
 answering"), and from then on every call fails the same way at once while a
 thread of the guard asks the database again (:data:`PAUSE` seconds later, then
-for as long as that question waits); its answer opens the way again. So an outage holds the loop once, for one
+for as long as that question waits); its answer opens the way again. A call that fails because the link is cut
+(``psycopg.OperationalError``: connection refused or lost, the pool waiting for
+one) is ``503 server_busy`` too, with one log line, never a ``500``. So an outage holds the loop once, for one
 timeout; pages stay connected, moves are refused with a clear error, and the
 process's table leases lapse so another process (whose database answers) leads
 its tables (docs/deploy.md). An answer the database gives (an error included)
@@ -29,6 +31,8 @@ import logging
 import threading
 import time
 from typing import Any, cast
+
+import psycopg
 
 from gloomtable.server.errors import ServerError
 from gloomtable.server.store import Store
@@ -71,6 +75,10 @@ class GuardedStore:
         future = self._threads.submit(fn, *args, **kwargs)
         try:
             return future.result(timeout=self._timeout)
+        except psycopg.OperationalError as exc:  # the link is cut or the server going away: busy, not broken
+            log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
+                        " ".join(str(exc).split()))
+            raise self._unanswered() from None
         except concurrent.futures.TimeoutError:
             with self._lock:
                 if not self._failing:  # once per outage, however many calls meet it
