@@ -167,8 +167,14 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         return {**games_info(), "fixed_deals": lobby_of(request).settings.allow_fixed_deals}
 
     @app.get("/api/tables")
-    async def api_tables(request: Request, offset: int = 0, limit: int = 20) -> dict[str, Any]:
-        return lobby_of(request).listing(offset, limit)
+    async def api_tables(request: Request) -> dict[str, Any]:
+        lobby = lobby_of(request)
+        s = lobby.settings
+        # checked before anything is asked of the store: PostgreSQL answers an offset past
+        # its bigint with an error, and no page of the listing lies past the open tables
+        offset = bounded_query(request, "offset", 0, 0, s.max_open_tables)
+        limit = bounded_query(request, "limit", 20, 1, s.listing_max)
+        return lobby.listing(offset, limit)
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:
@@ -178,7 +184,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             spec = parse_table_spec(await body_of(request))
         except ConfigError as exc:
             raise ServerError("bad_table", str(exc)) from None
-        table, host = await lobby.create(spec)
+        table, host = await lobby.create(spec, owner=client_ip(request, config.ipv6_prefix),
+                                         owner_most=config.open_tables_per_ip)
         if session is not None:  # the creator sits at the first seat given by link
             first = next((s.index for s in table.seats if s.row.kind == "person"
                           and not table.is_open_seat(s.index)), None)
@@ -199,7 +206,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             raise ServerError("bad_table",
                               f'"bot_delay_ms" must be a whole number from 0 to {LESSON_BOT_DELAY_MS}')
         lobby = lobby_of(request)
-        table, _host = await lobby.create_lesson(name, bot_delay_ms=delay)
+        table, _host = await lobby.create_lesson(name, bot_delay_ms=delay,
+                                                 owner=client_ip(request, config.ipv6_prefix),
+                                                 owner_most=config.open_tables_per_ip)
         token = table.seats[0].row.token
         return JSONResponse({"table": table.id, "link": invite_path(table.id, token)}, status_code=201)
 
@@ -246,7 +255,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         if not isinstance(token, str):
             raise ServerError("bad_token", "a seat token is needed", 403)
         await not_in_memory(request, table_id)
-        table = await lobby_of(request).again(table_id, token)
+        table = await lobby_of(request).again(table_id, token, owner=client_ip(request, config.ipv6_prefix),
+                                              owner_most=config.open_tables_per_ip)
         return {"id": table.id, "link": f"/table/{table.id}"}
 
     @app.get("/api/rules/{game}")
@@ -289,7 +299,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         # the cheapest no there is); the page's socket retries later, as for any failure.
         refusal = None
         origin = websocket.headers.get("origin")
-        if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), served_hosts):
+        scheme = "https" if websocket.url.scheme == "wss" else "http"
+        if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), served_hosts,
+                                                  scheme):
             # A browser always says which page opened the socket: another site's page may
             # not watch or play here through a visitor's browser (cross-site websockets).
             refusal = ServerError("bad_origin", f"a page of {origin[:80]!r} may not open this server's "
@@ -366,16 +378,48 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     return app
 
 
-def same_origin(origin: str, host: str, served: list[str]) -> bool:
-    """Whether a websocket's ``Origin`` is a page of this server: its host and port are
-    the request's own ``Host``, or its host is one this server serves by name."""
+def bounded_query(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """The query parameter ``name`` as a whole number from ``low`` to ``high``, else a
+    400 ``bad_request`` that says which and what is allowed (never a number the store
+    cannot hold)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12) or not low <= int(raw) <= high:
+        raise ServerError("bad_request", f"{name} must be a whole number from {low} to {high}, "
+                          f"not {raw[:24]!r}")
+    return int(raw)
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int] | None:
+    """(host, port) of ``netloc`` (``host``, ``host:port``, ``[v6]:port``), the
+    scheme's port when none is written; None when it is not well formed."""
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.username is not None or parts.path or parts.query:
+        return None
+    return parts.hostname.lower(), port if port is not None else DEFAULT_PORTS[scheme]
+
+
+def same_origin(origin: str, host: str, served: list[str], scheme: str = "http") -> bool:
+    """Whether a websocket's ``Origin`` is a page of this server, exactly: the scheme the
+    socket came in on (``ws`` for ``http``, ``wss`` for ``https``, a proxy's
+    ``X-Forwarded-Proto`` where it is trusted), the host and port of the request's own
+    ``Host``, and a host this server serves (``--allowed-hosts``)."""
     parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme != scheme or parts.path not in ("", "/") or parts.query or parts.fragment:
         return False
-    if parts.netloc.lower() == host.lower():
-        return True
-    name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    return "*" in served or name.lower() in (h.lower() for h in served)
+    mine, theirs = _host_port(host, scheme), _host_port(parts.netloc, scheme)
+    if mine is None or theirs is None or mine != theirs:
+        return False
+    name = f"[{theirs[0]}]" if ":" in theirs[0] else theirs[0]
+    return "*" in served or name in (h.lower() for h in served)
 
 
 async def _hello(websocket: WebSocket, timeout: float) -> str | None:
@@ -455,10 +499,8 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
         refusing = False
         try:
             await _handle(table, conn, text, rates, key, ip)
-        except ServerError as exc:
+        except ServerError as exc:  # the error alone: states follow real changes, and sync
             conn.push(exc.to_dict())
-            if exc.code in ("stale_state", "not_your_turn"):
-                conn.push(table.state_message(conn))
         except Exception:
             log.exception("table %s: error handling a message", table.id)
             conn.push(error_message("server_error", "the server could not handle that message"))

@@ -38,6 +38,9 @@ CODES = {
     "not_signed_in": "the request needs a signed-in session",
     "bad_csrf": "a signed-in request that changes something came without its X-CSRF-Token",
     "bad_password": "the account's own password, asked again, was wrong",
+    "nobody_here": "a game is played again only while a person has a page of it open",
+    "bad_name": "a seat name that reads as another seat's or as a bot's label",
+    "bad_request": "a query value or an id is out of range or not of the right shape",
 }
 
 

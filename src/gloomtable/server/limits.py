@@ -48,7 +48,10 @@ class ServerLimits:
     max_body: int = _opt(8192, "bytes a JSON request body may have (refused by Content-Length first)")
     max_deck_body: int = _opt(512 * 1024, "bytes a deck file sent to POST /api/gallery may have")
     body_timeout: float = _opt(10.0, "seconds a client may take to send a request body")
-    create_rate: str = _opt("20/minute", "table creations per client IP")
+    create_rate: str = _opt("20/minute", "table creations per client IP (new tables, lessons, "
+                            "playing again)")
+    open_tables_per_ip: int = _opt(20, "unfinished tables one client IP may have made and still open "
+                                   "(in each process); --max-open-tables is the site's")
     join_rate: str = _opt("30/minute", "lobby joins per client IP")
     heavy_rate: str = _opt("30/minute", "requests that read a deck or replay a game (a deck sent to the "
                            "gallery, a chronicle, a table read back from the store) per client IP")
@@ -316,6 +319,7 @@ HTTP_RATES = [
     ("POST", re.compile(r"/api/tables"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/lessons"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/tables/[^/]+/join"), "join_rate", "joins"),
+    ("POST", re.compile(r"/api/tables/[^/]+/again"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/gallery"), "heavy_rate", "decks sent"),
     ("GET", re.compile(r"/api/tables/[^/]+/chronicle(?:\.md|\.html)?"), "heavy_rate", "chronicles"),
 ]

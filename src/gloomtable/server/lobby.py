@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from gloomtable.games import make_game, registry
 from gloomtable.learn import load_lesson, shipped_lessons
 from gloomtable.server.errors import ServerError
 from gloomtable.server.games import seat_range
+from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import SeatSpec, TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
 from gloomtable.server.table import BotPolicy, LiveTable, listing_entry, same_token
@@ -35,6 +37,9 @@ R = TypeVar("R")
 
 MAX_OPEN_TABLES = 2000
 """Unfinished tables one server keeps live; creating more is refused with server_busy."""
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The shape of every table id (ours are 11 URL-safe characters): anything else is
+refused before a store is asked (PostgreSQL refuses a NUL in text with an error)."""
 LESSON_BOT_DELAY_MS = 600
 """A lesson's bots play slowly enough for a newcomer to follow."""
 FINISHED_EXPIRY = 30 * 86400.0
@@ -52,7 +57,8 @@ class LobbySettings:
     """Accept a table's ``seed`` (a deal chosen by its creator): tests and replays among friends."""
     max_open_tables: int = MAX_OPEN_TABLES
     idle_expiry: float = 900.0
-    """Seconds an unfinished table may stay with no seat ever taken and no page open before it is deleted."""
+    """Seconds an unfinished table may stay with no move and no seat taken before it is
+    deleted, pages open or not (a page that comes and goes keeps nothing alive)."""
     abandoned_expiry: float = 86400.0
     """Seconds an unfinished table may stay with no page open and no move before it is
     deleted, even if seats were taken: one client cannot hold the table limit for good."""
@@ -88,7 +94,8 @@ def add_lobby_args(parser: argparse.ArgumentParser) -> None:
                              "and are never listed")
     parser.add_argument("--max-open-tables", type=int, default=d.max_open_tables, metavar="N")
     parser.add_argument("--idle-table-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
-                        help="delete an unfinished table nobody has taken a seat at or watched after this")
+                        help="delete an unfinished table with no move (nor seat taken) for this long, "
+                             "pages open or not")
     parser.add_argument("--abandoned-table-expiry", type=float, default=d.abandoned_expiry, metavar="SECONDS",
                         help="delete an unfinished table with no page open and no move after this")
     parser.add_argument("--finished-table-keep", type=float, default=d.finished_keep, metavar="SECONDS",
@@ -217,8 +224,8 @@ class Lobby:
 
     def get(self, tid: str) -> LiveTable:
         """A table by id, read back from the store if it is not in memory."""
-        if not isinstance(tid, str) or not 1 <= len(tid) <= 64:
-            raise ServerError("not_found", "no table has that id", 404)
+        if not isinstance(tid, str) or not TABLE_ID.fullmatch(tid):  # before any store sees it
+            raise ServerError("bad_request", "a table id is 1 to 64 letters, digits, '-' or '_'")
         if tid in self._deleting:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         table = self.tables.get(tid) or self._open(tid)
@@ -226,8 +233,9 @@ class Lobby:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         return table
 
-    async def create_lesson(self, name: str, *,
-                            bot_delay_ms: int = LESSON_BOT_DELAY_MS) -> tuple[LiveTable, str]:
+    async def create_lesson(self, name: str, *, bot_delay_ms: int = LESSON_BOT_DELAY_MS,
+                            owner: str | None = None, owner_most: int | None = None
+                            ) -> tuple[LiveTable, str]:
         """A lesson's table: the learner at seat 0, the lesson's bots, its deal. The deal
         is fixed by the lesson (public, like a rulebook's example), so the table is
         never listed and takes no spectators."""
@@ -239,7 +247,11 @@ class Lobby:
             SeatSpec(kind="bot", level=level) for level in lesson.bots]
         spec = TableSpec(game=lesson.game, config=lesson.config, seats=seats, listed=False,
                          spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed)
-        return await self.create(spec, lesson=lesson.id)
+        return await self.create(spec, lesson=lesson.id, owner=owner, owner_most=owner_most)
+
+    def owned(self, owner: str) -> int:
+        """Unfinished tables in this process's memory that ``owner`` made."""
+        return sum(1 for t in self.tables.values() if t.owner == owner and not t.over)
 
     def open_tables(self) -> int:
         """Unfinished tables of the site (``--max-open-tables``): the store's count when several
@@ -249,9 +261,14 @@ class Lobby:
         return sum(1 for t in self.tables.values() if not t.over)
 
     async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,
-                     open_claimed: list[bool] | None = None,
-                     lesson: str | None = None) -> tuple[LiveTable, str]:
+                     open_claimed: list[bool] | None = None, lesson: str | None = None,
+                     owner: str | None = None, owner_most: int | None = None) -> tuple[LiveTable, str]:
+        """A new table; ``owner`` (the client asking) may have at most ``owner_most`` unfinished
+        tables open in this process, so one address cannot fill ``--max-open-tables``."""
         s = self.settings
+        if owner is not None and owner_most is not None and self.owned(owner) >= owner_most:
+            raise ServerError("server_busy", f"you already have {owner_most} unfinished games open "
+                              "here; finish one or let it expire", 429)
         if self.open_tables() >= s.max_open_tables:
             raise ServerError("server_busy", f"{s.max_open_tables} games are already being played here; "
                               "try again when one ends", 503)
@@ -280,7 +297,7 @@ class Lobby:
             raise ServerError("server_busy", f"building the game took over {s.build_timeout:g} s; "
                               "try again later", 503) from None
         tid = secrets.token_urlsafe(8)
-        seats = []
+        seats: list[SeatRow] = []
         for i, x in enumerate(spec.seats):
             default = f"Bot {i + 1} ({x.level})" if x.kind == "bot" else f"Player {i + 1}"
             name = clean_name(x.name) or default
@@ -291,6 +308,9 @@ class Lobby:
             else:
                 token = "" if x.kind == "open" else new_token()  # an open seat's token is minted by Join
             claimed = bool(open_claimed and open_claimed[i])
+            if x.kind == "person" and seat_tokens is None and x.name:  # an invited person's name
+                check_seat_name(name, [s.name for s in seats if s.token or s.kind == "bot"],
+                                f"seat {i + 1}'s name")
             seats.append(SeatRow(i, "bot" if x.kind == "bot" else "person", x.level, name, token,
                                  claimed=claimed))
         options = table_options(spec)
@@ -302,6 +322,7 @@ class Lobby:
         row = TableRow(tid, spec.game, game.config_dict(), seed, options, listed, new_token(), seats)
         self.store.create_table(row)
         table = LiveTable(row, self.store, game, state, bots=self.bots)
+        table.owner = owner
         table.leader = self.cluster is None or self.cluster.lead(tid)
         table.holder = self.cluster.holder if self.cluster is not None else None
         table.start_decision()
@@ -340,19 +361,24 @@ class Lobby:
         for seat in table.seats:
             if table.is_open_seat(seat.index) and not seat.row.claimed:
                 token, taker = new_token(), clean_name(name) or seat.row.name
+                check_seat_name(taker, [s.row.name for s in table.seats if s.index != seat.index])
                 if not table.store.claim_seat(tid, seat.index, taker, token):
                     seat.row.claimed = True  # through another process, just now: its NOTIFY brings the rest
                     continue
                 seat.row.claimed, seat.row.token, seat.row.name = True, token, taker
                 table.touch()
+                table.last_move = table.last_seen  # a seat taken: the game may begin now
                 table.broadcast_seats()
                 return {"seat": seat.index, "token": seat.row.token,
                         "link": invite_path(tid, seat.row.token)}
         raise ServerError("no_open_seat", "every open seat of that table is taken", 409)
 
-    async def again(self, tid: str, token: str) -> LiveTable:
+    async def again(self, tid: str, token: str, owner: str | None = None,
+                    owner_most: int | None = None) -> LiveTable:
         """Play again with the same seats: same people (same tokens), same bots,
-        same options, a new shuffle. Every page of the old table follows."""
+        same options, a new shuffle. Every page of the old table follows. Only while a
+        person has a page of it open: a table that plays itself (stand-ins for people
+        who never came) is not played again and again."""
         old = self.get(tid)
         if old.seat_for_token(token) is None and not same_token(old.row.host_token, token):
             raise ServerError("bad_token", "only a seat of this table can start the next game", 403)
@@ -360,6 +386,9 @@ class Lobby:
             raise ServerError("not_over", "finish this game first", 409)
         if old.row.next_table:
             return self.get(old.row.next_table)
+        if not old.person_present():
+            raise ServerError("nobody_here", "nobody has a page of this table open; a game is played "
+                              "again only from a seat's page", 409)
         config = {k: v for k, v in old.row.config.items() if k != "players"}
         # the table options a request may give (not what the server notes beside them:
         # open seats, a fixed deal, a lesson); the deal is new and random
@@ -374,7 +403,8 @@ class Lobby:
             why = exc.errors()[0]["msg"]
             raise ServerError("bad_table", f"this table cannot be played again: {why}") from None
         table, _ = await self.create(spec, seat_tokens=[s.row.token for s in old.seats],
-                                     open_claimed=[s.row.claimed for s in old.seats])
+                                     open_claimed=[s.row.claimed for s in old.seats],
+                                     owner=owner, owner_most=owner_most)
         if not self.store.set_next_table(old.id, table.id):  # another process played again first
             table.close()
             del self.tables[table.id]
@@ -392,7 +422,7 @@ class Lobby:
     # --- letting go ----------------------------------------------------------------------
 
     def sweep(self, now: float | None = None) -> tuple[int, int]:
-        """Delete unfinished tables nobody took a seat at or watched for ``idle_expiry``
+        """Delete unfinished tables with no move (nor seat taken) for ``idle_expiry``
         (or with no page and no move for ``abandoned_expiry``);
         drop finished (or broken) tables with no page open for ``finished_keep`` from
         memory (the store keeps them). Returns (expired, dropped)."""
@@ -400,24 +430,23 @@ class Lobby:
         s = self.settings
         expired = dropped = 0
         for tid, t in list(self.tables.items()):
-            if t.conns or t.present_elsewhere:  # a seat's page open here or on another process
-                continue
+            watched = bool(t.conns or t.present_elsewhere)  # a page open here or on another process
             idle = now - t.last_seen
-            # finished, broken, or led (and expired) by another process: only leave memory
-            if not t.leader or t.over or t.broken:
-                if idle >= s.finished_keep:
+            if t.leader and not t.over and not t.broken:
+                # no move (nor seat taken) for the idle expiry: gone, pages open or not; a page
+                # that comes and goes keeps nothing alive (issue 29, row 2)
+                if now - t.last_move >= s.idle_expiry or (not watched and idle >= s.abandoned_expiry):
                     t.close()
                     del self.tables[tid]
-                    dropped += 1
-            elif idle >= s.abandoned_expiry or (
-                    idle >= s.idle_expiry
-                    and not any(x.row.claimed for x in t.seats if x.row.kind == "person")):
+                    self.store.delete_table(tid)
+                    expired += 1
+            # finished, broken, or led (and expired) by another process: only leave memory
+            elif not watched and idle >= s.finished_keep:
                 t.close()
                 del self.tables[tid]
-                self.store.delete_table(tid)
-                expired += 1
+                dropped += 1
         if expired or dropped:
-            log.info("expired %d unfinished table(s) nobody joined; %d finished table(s) left memory",
+            log.info("expired %d unfinished table(s) with no move; %d finished table(s) left memory",
                      expired, dropped)
         return expired, dropped
 

@@ -29,6 +29,7 @@ from gloomtable.games import make_game, registry
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, error_message
+from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 
@@ -179,7 +180,12 @@ class LiveTable:
         """Seats with a page open on another process."""
         now = time.monotonic()
         self.last_seen = now
-        """When a page last came or went, or a move was made (the lobby's expiry reads it)."""
+        """When a page last came or went, or a move was made (how long a finished table stays in memory)."""
+        self.last_move = now
+        """When the table was made, a move was made or a seat was taken: an unfinished table
+        goes after ``--idle-table-expiry`` without one, pages open or not (issue 29, row 2)."""
+        self.owner: str | None = None
+        """The client (IP, or IPv6 network) that made the table: ``--open-tables-per-ip`` counts by it."""
         self.lesson: StepTracker | None = None
         """A guided first game (``gloom learn`` in the browser): the learner's steps."""
         self._lesson_step = False
@@ -254,6 +260,10 @@ class LiveTable:
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()
+
+    def person_present(self) -> bool:
+        """A person has a page of the table open (here or on another process)."""
+        return any(self.connected(s) for s in self.seats if s.row.kind == "person")
 
     def connected(self, seat: Seat) -> bool:
         """A page of the seat is open, here or on another process."""
@@ -365,6 +375,7 @@ class LiveTable:
             raise ServerError("read_only", "spectators have no seat to name")
         if not name:
             raise ServerError("bad_message", "a name needs at least one visible character")
+        check_seat_name(name, [s.row.name for s in self.seats if s.index != conn.seat])
         self.seats[conn.seat].row.name = name
         self.store.update_seat(self.id, conn.seat, name=name)
         self.broadcast_seats()
@@ -396,7 +407,7 @@ class LiveTable:
                                   f"(seat {who.seat + 1}), not yours")
             if state_id != self.state_id:
                 raise ServerError("stale_state", f"that action was chosen in state {state_id}, "
-                                  f"but the table is at state {self.state_id}; here is the current one")
+                                  f"but the table is at state {self.state_id}; the page has the current one")
             legal = self.state.legal_actions()
             if action not in legal:
                 raise ServerError("illegal_action", f"action {action} is not legal now; "
@@ -445,7 +456,7 @@ class LiveTable:
         except StaleActionError:  # another process stored a move at this index first
             self._catch_up()
             raise ServerError("stale_state",
-                              "another move was made first; here is the current state") from None
+                              "another move was made first; the current state follows") from None
         self.row.deadline, self.row.deadline_idx = deadline, idx + 1
         self.state = nxt
         if self.lesson is not None and seat == LEARNER and actor == "person":
@@ -459,6 +470,7 @@ class LiveTable:
         if self.over:
             await self._rate()
         self.touch()
+        self.last_move = self.last_seen
         self.start_decision()
         self.broadcast()
         self.schedule()
@@ -518,6 +530,7 @@ class LiveTable:
                 log.error("table %s: %s", self.id, self.broken)
                 break
             self.state = nxt
+            self.last_move = time.monotonic()
             self.row.actions.append(action)
             self.row.actors.append(row.actors[k])
             if idx in row.narration:
