@@ -47,7 +47,12 @@ def test_row5_listing_bounds_and_id_shapes_answer_400_never_500(where: str, tmp_
             assert_error(httpx.get(srv.url + path, timeout=20), 400, "bad_request")
         assert_error(httpx.post(srv.url + "/api/tables/a%00b/join", json={"name": "Zed"}, timeout=20),
                      400, "bad_request")
-        with connect(f"{srv.ws_url}/ws/a%00b", open_timeout=20) as conn:
+        for path in ("/api/tables/a%00b/ratings", "/api/players/a%00b", "/api/leaderboard/a%00b"):
+            assert_error(httpx.get(srv.url + path, timeout=20), 400, "bad_request")
+        with pytest.raises(InvalidStatus) as refused, connect(f"{srv.ws_url}/ws/a%00b", open_timeout=20):
+            pass
+        assert refused.value.response.status_code == 400 and b"bad_request" in refused.value.response.body
+        with connect(f"{srv.ws_url}/ws/{'x' * 65}", open_timeout=20) as conn:
             assert json.loads(conn.recv(timeout=20))["code"] == "bad_request"
         assert httpx.get(srv.url + "/api/tables/nosuchtable", timeout=20).status_code == 404
     text = log.read_text(errors="replace")

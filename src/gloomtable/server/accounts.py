@@ -21,7 +21,7 @@ from gloomtable.server.addresses import client_key
 from gloomtable.server.errors import ServerError
 from gloomtable.server.headers import read_json
 from gloomtable.server.limits import RateLimits, ServerLimits
-from gloomtable.server.lobby import Lobby, invite_path
+from gloomtable.server.lobby import Lobby, check_table_id, invite_path
 from gloomtable.server.sessions import (
     Passwords,
     acting,
@@ -200,6 +200,7 @@ async def api_my_games(request: Request) -> dict[str, Any]:
 async def api_take_seat(table_id: str, request: Request) -> dict[str, Any]:
     """The account's seat at a table it sits at, with its link: taking it on a new
     device without the invite."""
+    check_table_id(table_id)
     store = _store(request)
     session = require(request, store)
     found = store.account_seat_token(session.account.id, table_id[:64])
@@ -247,6 +248,7 @@ async def api_table_ratings(table_id: str, request: Request) -> dict[str, Any]:
     """The rating beside each seat's name (seats of accounts with one in the table's game)."""
     from gloomtable.server.ratings import Rating
 
+    check_table_id(table_id)
     lobby: Lobby = request.app.state.lobby
     store = lobby.store
     table = lobby.tables.get(table_id)

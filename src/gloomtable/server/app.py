@@ -30,7 +30,7 @@ from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
-from gloomtable.server.headers import SecurityHeaders, read_json
+from gloomtable.server.headers import PathCheck, SecurityHeaders, read_json
 from gloomtable.server.health import router as health_router
 from gloomtable.server.heavy import HeavyWork
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
@@ -113,6 +113,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     served_hosts = hosts or config.hosts("127.0.0.1")
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=served_hosts)
     app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing
+    app.add_middleware(PathCheck)  # a %00 in an id or a name never reaches a route (issue 29, row 5)
     app.add_middleware(SecurityHeaders)  # outermost: a refused Host gets the headers too
 
     @app.exception_handler(ServerError)

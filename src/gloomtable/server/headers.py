@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import json
 import re
 from typing import Any
 
@@ -62,6 +63,33 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class PathCheck:
+    """Pure ASGI: a request or websocket whose decoded path holds a control character
+    (``%00`` and the like) is answered ``400 bad_request`` before any route runs, so
+    no id, name or game carries one to a store (PostgreSQL refuses a NUL in text with
+    an error and a traceback; issue 29, row 5)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] in ("http", "websocket") and any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+            body = json.dumps({"type": "error", "code": "bad_request",
+                               "message": "the address holds a control character"}).encode()
+            start = {"status": 400, "headers": [(b"content-type", b"application/json"),
+                                                (b"content-length", str(len(body)).encode())]}
+            if scope["type"] == "http":
+                await send({"type": "http.response.start", **start})
+                await send({"type": "http.response.body", "body": body})
+            else:  # refused before the handshake, as a websocket over its limits is
+                await receive()  # websocket.connect
+                await send({"type": "websocket.http.response.start", **start})
+                await send({"type": "websocket.http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
 
 
 async def read_body(request: Request, cap: int, timeout: float) -> bytes:

@@ -131,6 +131,12 @@ def lobby_settings(args: argparse.Namespace) -> LobbySettings:
                          sets=tuple(s.strip() for s in args.sets.split(",") if s.strip()))
 
 
+def check_table_id(tid: object) -> None:
+    """Refuse (400 ``bad_request``) an id not of a table id's shape, before any store sees it."""
+    if not isinstance(tid, str) or not TABLE_ID.fullmatch(tid):
+        raise ServerError("bad_request", "a table id is 1 to 64 letters, digits, '-' or '_'")
+
+
 def new_token() -> str:
     """An unguessable seat token (144 random bits)."""
     return secrets.token_urlsafe(18)
@@ -224,8 +230,7 @@ class Lobby:
 
     def get(self, tid: str) -> LiveTable:
         """A table by id, read back from the store if it is not in memory."""
-        if not isinstance(tid, str) or not TABLE_ID.fullmatch(tid):  # before any store sees it
-            raise ServerError("bad_request", "a table id is 1 to 64 letters, digits, '-' or '_'")
+        check_table_id(tid)
         if tid in self._deleting:
             raise ServerError("not_found", f"no table {tid!r}", 404)
         table = self.tables.get(tid) or self._open(tid)
