@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 
 from gloomtable.server.addresses import client_key
 from gloomtable.server.errors import ServerError
@@ -43,6 +44,7 @@ MY_GAMES = 100
 BAD_SIGNIN = "that name and password do not match an account"
 
 router = APIRouter()
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
 def name_key(name: str) -> str:
@@ -208,6 +210,16 @@ async def api_take_seat(table_id: str, request: Request) -> dict[str, Any]:
         raise ServerError("not_found", "you have no seat at that table", 404)
     seat, token = found
     return {"table": table_id, "seat": seat, "token": token, "link": invite_path(table_id, token)}
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def profile_page(name: str) -> FileResponse:
+    return FileResponse(WEB_DIR / "index.html")
+
+
+@router.get("/leaderboard/{game}", include_in_schema=False)
+async def leaderboard_page(game: str) -> FileResponse:
+    return FileResponse(WEB_DIR / "index.html")
 
 
 LEADERBOARD = 50

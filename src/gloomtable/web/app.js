@@ -3,6 +3,7 @@
 
 import { loadCatalog } from "./i18n.js";
 import { chooseLanguage, mountLanguageSwitch } from "./lang_switch.js";
+import { LeaderboardPage, ProfilePage } from "./account.js";
 import { Lobby } from "./lobby.js";
 import { TablePage } from "./table.js";
 
@@ -28,7 +29,13 @@ async function main() {
   mountLanguageSwitch(lang, languages);
   const root = document.getElementById("app");
   const m = location.pathname.match(/^\/table\/([A-Za-z0-9_-]{1,64})\/?$/);
-  if (m) {
+  const player = location.pathname.match(/^\/players\/([^/]{1,96})\/?$/);
+  const board = location.pathname.match(/^\/leaderboard\/([a-z_]{1,40})\/?$/);
+  if (player) {
+    await new ProfilePage(root, decodeURIComponent(player[1])).start();
+  } else if (board) {
+    await new LeaderboardPage(root, board[1]).start();
+  } else if (m) {
     const token = seatToken();
     const page = new TablePage(root, m[1], token);
     window.gloomtablePage = page; // for tests and curious players

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, options, who sits where), get one invite
 // link per person seat, see the open tables, join or spectate.
 
+import { AccountPanel } from "./account.js";
 import { h, replace } from "./dom.js";
 import { _, currentLanguage, ngettext } from "./i18n.js";
 
@@ -16,15 +17,13 @@ function saveName(name) {
   try { localStorage.setItem("gloomtable.name", name); } catch { /* private mode */ }
 }
 
-let csrf = null; // a signed-in session's CSRF token (docs/security.md): sent with every POST
-
 async function api(method, path, body) {
   const headers = { "Content-Type": "application/json" };
-  if (method !== "GET") {
-    if (csrf === null) {
-      try { csrf = (await (await fetch("/api/account")).json()).csrf || ""; } catch { csrf = ""; }
-    }
-    if (csrf) headers["X-CSRF-Token"] = csrf;
+  if (method !== "GET") { // a signed-in session's CSRF token (docs/security.md) goes with every POST
+    try {
+      const me = await (await fetch("/api/account")).json();
+      if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+    } catch { /* not signed in */ }
   }
   const r = await fetch(path, { method, headers,
     body: body === undefined ? undefined : JSON.stringify(body) });
@@ -54,7 +53,9 @@ export class Lobby {
 
   async start() {
     this.info = await api("GET", "/api/games");
+    this.account = new AccountPanel(this.info.games);
     this.build();
+    this.account.start();
     this.refresh();
     this.timer = setInterval(() => {
       this.refreshes += 1;
@@ -117,6 +118,7 @@ export class Lobby {
       h("main", { class: "lobby" },
         h("div", { class: "lobby-col" }, this.learn(), form, e.created),
         h("div", { class: "lobby-col" },
+          this.account.el,
           h("h2", {}, _("Open tables")),
           h("button", { type: "button", onclick: () => this.refresh(), "data-testid": "refresh" }, _("Refresh")),
           e.list, e.pages)));
