@@ -230,3 +230,51 @@ def test_row3_again_is_counted_and_a_table_nobody_watches_is_not_played_again(tm
         assert_error(again(), 429, "rate_limited")
         r = httpx.post(srv.url + "/api/lessons", json={"lesson": "first-game"}, timeout=20)
         assert_error(r, 429, "rate_limited")
+
+
+# --- row 6: a move whose store call timed out is not "nothing was changed" -----------------
+
+
+@pytest.mark.slow
+def test_row6_a_move_the_database_did_not_confirm_is_reported_so_and_settled_by_the_next_state(
+        tmp_path: Path) -> None:
+    """While the link to PostgreSQL stalled, a move was answered "nothing was changed" and
+    was committed when the link came back. Now a move whose own store call timed out is
+    "not confirmed yet", and once the database answers every page is sent the state the
+    table is really in (the move there, if it was stored); only a move refused before it
+    reached the database says "nothing was changed"."""
+    from pg_support import fresh_schema, require_postgres
+    from redis_support import StallingProxy
+
+    require_postgres()
+    with fresh_schema() as url, StallingProxy(("127.0.0.1", 5432)) as proxy:
+        through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        with ServerProcess(through, log=tmp_path / "server.log", args=["--store-timeout", "2"]) as srv:
+            table = create_table(srv, listed=False)
+            with open_ws(srv, table, invite_token(table, 0)) as ada, \
+                    open_ws(srv, table, invite_token(table, 1)) as bo:
+                states = [next_state(c) for c in (ada, bo)]
+                mover, state = next((c, s) for c, s in zip((ada, bo), states, strict=True) if s["choices"])
+                first = state["state_id"]
+                proxy.stall()
+                mover.send(json.dumps({"type": "act", "action": state["choices"][0]["action"],
+                                       "state_id": first}))
+                refused = read_until(mover, lambda m: m["type"] == "error", timeout=20)
+                assert refused["code"] == "server_busy", refused
+                time.sleep(1)
+                proxy.resume()
+                if "not confirmed yet" in refused["message"]:
+                    # the held commit goes through when the link is back: the page learns it
+                    settled = next_state(mover, lambda m: m["state_id"] >= first, timeout=30)
+                else:  # the guard knew the database was away before this move reached it
+                    assert "nothing was changed" in refused["message"], refused
+                    settled = {"state_id": first}
+                deadline = time.monotonic() + 30
+                while True:
+                    r = httpx.get(f"{srv.url}/api/tables/{table['id']}", timeout=10)
+                    if r.status_code == 200:
+                        break
+                    assert time.monotonic() < deadline, r.text
+                    time.sleep(0.3)
+                assert r.json()["state_id"] == settled["state_id"], (refused, settled, r.json())
+                assert "not confirmed yet" in refused["message"], refused  # the case the issue met

@@ -58,5 +58,16 @@ class ServerError(Exception):
         return error_message(self.code, self.message)
 
 
+class Unconfirmed(ServerError):
+    """A store call whose outcome is not known (it timed out, or its link was cut while
+    it ran): the change may yet be stored, so nobody is told "nothing was changed".
+    ``future`` is the call, still running or done."""
+
+    def __init__(self, future: Any = None) -> None:
+        super().__init__("server_busy", "the tables' database did not answer in time; whether that "
+                         "was stored is not known yet. Try again in a few seconds", 503)
+        self.future = future
+
+
 def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, **extra}

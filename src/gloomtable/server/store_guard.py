@@ -34,7 +34,7 @@ from typing import Any, cast
 
 import psycopg
 
-from gloomtable.server.errors import ServerError
+from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.store import Store
 
 log = logging.getLogger("gloomtable.server")
@@ -78,7 +78,7 @@ class GuardedStore:
         except psycopg.OperationalError as exc:  # the link is cut or the server going away: busy, not broken
             log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
                         " ".join(str(exc).split()))
-            raise self._unanswered() from None
+            raise Unconfirmed(future) from None  # the link went while the call ran: it may have committed
         except concurrent.futures.TimeoutError:
             with self._lock:
                 if not self._failing:  # once per outage, however many calls meet it
@@ -88,7 +88,9 @@ class GuardedStore:
                                 self._timeout, self._pause)
                     threading.Thread(target=self._until_it_answers, name="gloom-store-probe",
                                      daemon=True).start()
-            raise self._unanswered() from None
+            # the call still runs and may commit once the link is back: the caller says "not
+            # confirmed yet", never "nothing was changed" (issue 29, row 6)
+            raise Unconfirmed(future) from None
 
     def _until_it_answers(self) -> None:
         """The guard's own questions during an outage (in its thread): the first answer

@@ -28,7 +28,7 @@ from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game, registry
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
-from gloomtable.server.errors import ServerError, error_message
+from gloomtable.server.errors import ServerError, Unconfirmed, error_message
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
@@ -61,6 +61,12 @@ def bot_seed() -> int:
     """A bot's own randomness, from the operating system: never derived from the
     deal, so knowing how a bot played tells nothing of the shuffle, and the reverse."""
     return secrets.randbelow(2**62)
+
+
+CONFIRM_TRIES = 120
+"""Times a move with no known outcome is read back before giving up (a page's sync still works)."""
+CONFIRM_EVERY = 1.0
+"""Seconds between those reads."""
 
 
 @dataclass
@@ -186,6 +192,8 @@ class LiveTable:
         goes after ``--idle-table-expiry`` without one, pages open or not (issue 29, row 2)."""
         self.owner: str | None = None
         """The client (IP, or IPv6 network) that made the table: ``--open-tables-per-ip`` counts by it."""
+        self._confirming: asyncio.Task[None] | None = None
+        """Reading back a move whose store call had no known outcome (``_confirm_later``)."""
         self.lesson: StepTracker | None = None
         """A guided first game (``gloom learn`` in the browser): the learner's steps."""
         self._lesson_step = False
@@ -453,6 +461,11 @@ class LiveTable:
                 await asyncio.to_thread(self.store.append_action, *args)
             else:
                 self.store.append_action(*args)
+        except Unconfirmed as exc:  # the database did not answer in time: the move may yet be stored
+            self._confirm_later(exc.future)
+            raise ServerError("server_busy", "your move is not confirmed yet: the tables' database did not "
+                              "answer in time. The table shows it once the database answers (if it was "
+                              "stored); otherwise choose again then", 503) from None
         except StaleActionError:  # another process stored a move at this index first
             self._catch_up()
             raise ServerError("stale_state",
@@ -474,6 +487,27 @@ class LiveTable:
         self.start_decision()
         self.broadcast()
         self.schedule()
+
+    def _confirm_later(self, future: Any) -> None:
+        """After a store call with no known outcome: once it ends (and the database
+        answers), read the table back and send every page the state it is really in."""
+
+        async def confirm() -> None:
+            if future is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wrap_future(future)
+            for _ in range(CONFIRM_TRIES):
+                try:
+                    async with self.lock:
+                        before = self.state_id
+                        self._catch_up()  # (fails at once while the database is still away)
+                        if self.state_id == before:
+                            self.broadcast()  # nothing was stored: the same state, the page may choose again
+                        return
+                except Exception:  # still no answer: ask again shortly
+                    await asyncio.sleep(CONFIRM_EVERY)
+
+        self._confirming = asyncio.get_running_loop().create_task(confirm())
 
     def _tell_presence(self, seat: Seat) -> None:
         """With several processes: store how many pages of the seat this one has open."""
