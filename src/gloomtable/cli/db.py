@@ -32,3 +32,42 @@ def copy(
         typer.echo(_("{n} table(s) were already there and were left as they are: {ids}").format(
             n=len(report.skipped), ids=", ".join(report.skipped[:20]) + (" ..." if len(report.skipped) > 20
                                                                           else "")))
+
+
+@db_app.command("backup", help=_("Copy a SQLite database of tables to a new file, while servers play on it "
+                                 "(SQLite's online backup). For PostgreSQL use pg_dump (docs/deploy.md)."))
+def backup(
+    path: Annotated[str, typer.Argument(help=_("The new file to write (it must not exist)."))],
+    db: Annotated[str, typer.Option(help=_("The database to back up (default: as gloom serve's --db)."),
+                                    show_default=False)] = "",
+) -> None:
+    from gloomtable.server.backup import backup as run
+    from gloomtable.server.store import StoreError, default_db
+
+    try:
+        report = run(db or str(default_db()), path)
+    except StoreError as exc:
+        typer.echo(_("error: {why}").format(why=exc), err=True)
+        raise typer.Exit(2) from None
+    typer.echo(_("backed up {n} table(s) ({u} unfinished) to {path}").format(
+        n=report.tables, u=report.unfinished, path=report.path))
+
+
+@db_app.command("restore", help=_("Put a backup in place as a SQLite database of tables; stop the server "
+                                  "that uses it first. For PostgreSQL use pg_restore (docs/deploy.md)."))
+def restore(
+    path: Annotated[str, typer.Argument(help=_("The backup file (from gloom db backup)."))],
+    db: Annotated[str, typer.Option(help=_("The database to write (default: as gloom serve's --db)."),
+                                    show_default=False)] = "",
+    replace: Annotated[bool, typer.Option(help=_("Replace the database if it exists."))] = False,
+) -> None:
+    from gloomtable.server.backup import restore as run
+    from gloomtable.server.store import StoreError, default_db
+
+    try:
+        report = run(path, db or str(default_db()), replace=replace)
+    except StoreError as exc:
+        typer.echo(_("error: {why}").format(why=exc), err=True)
+        raise typer.Exit(2) from None
+    typer.echo(_("restored {n} table(s) ({u} unfinished) to {path}").format(
+        n=report.tables, u=report.unfinished, path=report.path))
