@@ -153,7 +153,7 @@ HIDE = """(hidden) => {
 
 def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server: ServerProcess) -> None:
     table = new_table(server, "gloom", 2, seed=23, delay=400)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, permissions=["notifications"])
     ctx.set_default_timeout(20_000)
     try:
         page = ctx.new_page()
@@ -163,6 +163,8 @@ def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server
         base = "Gloom \u2013 gloomtable"
         page.wait_for_function(f"() => document.title === {base!r}")
         page.check("[data-testid=turn-sound]")  # remembered, and counted when it beeps
+        page.check("[data-testid=turn-notify]")  # the browser allows notifications here
+        page.wait_for_function("() => window.gloomtablePage.announcer.notify")
         rng = random.Random(1)
         announced = 0
         for _ in range(40):
@@ -175,6 +177,7 @@ def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server
             assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon-turn.svg"
             beeps = page.evaluate("() => window.gloomtablePage.announcer.beeps || 0")
             assert beeps >= announced + 1
+            assert page.evaluate("() => !!window.gloomtablePage.announcer.notice")
             before = page_state(page)["state_id"]
             # still hidden, the move is made (a click from another window): while the
             # seat is not deciding, the title is back
@@ -185,6 +188,7 @@ def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server
             if not page.evaluate("() => window.gloomtablePage.isMine()"):
                 assert page.title() == base
                 assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon.svg"
+                assert page.evaluate("() => !window.gloomtablePage.announcer.notice"), "the notice goes too"
                 announced += 1
             page.evaluate(HIDE, False)
             assert page.title() == base
@@ -192,7 +196,7 @@ def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server
         page.reload()
         page.wait_for_selector("[data-testid=turn-sound]")
         assert page.is_checked("[data-testid=turn-sound]")
-        assert not page.is_checked("[data-testid=turn-notify]")
+        assert page.is_checked("[data-testid=turn-notify]")
         errors.check()
     finally:
         ctx.close()
