@@ -14,16 +14,53 @@ whichever process ends it (``rated_tables``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from gloomtable.engine import Result
 
 if TYPE_CHECKING:
-    from gloomtable.server.table import LiveTable
+    from gloomtable.engine import State
+    from gloomtable.server.store_rows import SeatRow, TableRow
+
+
+class RatedSeat(Protocol):
+    """A seat as rating reads it."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def row(self) -> SeatRow: ...
+
+
+class RatingStore(Protocol):
+    """The two store calls rating makes (server/store_accounts.py has them)."""
+
+    def seat_accounts(self, table_id: str) -> dict[int, str]: ...
+    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None],
+                   places: Sequence[int], won: Sequence[bool], fixed: dict[int, Any],
+                   rate: Callable[..., Any]) -> bool: ...
+
+
+class FinishedTable(Protocol):
+    """What rating reads of a finished live table: a Protocol, since the table imports
+    this module (no cycle between them)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def seats(self) -> Sequence[RatedSeat]: ...
+    @property
+    def row(self) -> TableRow: ...
+    @property
+    def store(self) -> RatingStore: ...
+    @property
+    def state(self) -> State: ...
 
 log = logging.getLogger("gloomtable.server")
 
@@ -63,7 +100,7 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(t[0].mu, t[0].sigma) for t in after]
 
 
-def eligible(table: LiveTable, accounts: dict[int, str]) -> bool:
+def eligible(table: FinishedTable, accounts: dict[int, str]) -> bool:
     """Whether the finished table counts (see the module doc); ``accounts``: seat -> account."""
     options = table.options
     if not options.get("rated", True) or options.get("fixed_deal") or options.get("lesson"):
@@ -79,7 +116,7 @@ def eligible(table: LiveTable, accounts: dict[int, str]) -> bool:
     return all(actor in PERSON_ACTORS for seat, actor in table.row.actors if seat in people)
 
 
-def rate_finished(table: LiveTable) -> bool:
+def rate_finished(table: FinishedTable) -> bool:
     """Rate a table that just ended, if it counts; True when ratings moved."""
     store = table.store
     accounts = store.seat_accounts(table.id)
