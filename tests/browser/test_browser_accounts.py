@@ -1,8 +1,9 @@
 """Accounts in Chromium (issue 31): two people sign up in the lobby's account panel,
 one resumes her seat from "My games", they play a rated game of Crazy Creatures to
-the end (moves sent through each page's own socket), both profiles show a moved
-rating with its chart, the finished game opens from the history, and axe-core finds
-nothing serious on the panel, the profile or the leaderboard."""
+the end (moves sent through each page's own socket), both see both ratings move on
+the end screen and on their profiles (with the chart), the finished game opens from
+the history, and axe-core finds nothing serious on the panel, the end screen, the
+profile or the leaderboard."""
 
 from __future__ import annotations
 
@@ -77,6 +78,12 @@ def test_a_rated_game_between_two_accounts_in_the_browser(browser: Any, server: 
         while not all([act_if_asked(ada), act_if_asked(bo)]):  # both pages, every round
             assert time.monotonic() < deadline, "the game did not end"
             ada.wait_for_timeout(20)
+        for page in (ada, bo):  # the end screen shows both ratings moving
+            page.wait_for_selector("[data-testid=rating-changes] li >> nth=1")
+            text = page.get_by_test_id("rating-changes").inner_text()
+            assert "ada_b" in text and "bo_b" in text and "\u2192" in text
+            assert page.get_by_test_id("seat-rating-0").count() == 1
+        assert serious_violations(ada) == []
         ratings = []
         for page, name in ((ada, "ada_b"), (bo, "bo_b")):
             page.goto(f"{server.url}/players/{name}")

@@ -315,6 +315,7 @@ export class TablePage {
       this.sendSavedName();
     } else if (m.type === "state") {
       this.takeLog(m);
+      if (this.ratings === undefined || (m.over && !this.ratingsAfter)) this.loadRatings(m.over);
       this.msg = m;
       this.pending = false;
       if (this.info) this.info.seats = m.seats;
@@ -525,6 +526,9 @@ export class TablePage {
       const cls = ["seat", s.seat === m.deciding ? "deciding" : "", away ? "away" : "", offline ? "unknown" : ""];
       return h("li", { class: cls.join(" "), "data-seat": s.seat },
         h("span", { class: "dot" }), h("span", { class: "seat-name" }, seatLabel(s.name)),
+        this.ratingOf(s.seat) !== null
+          ? h("span", { class: "rating", "data-testid": `seat-rating-${s.seat}` },
+            " ", _("rating {n}", { n: this.ratingOf(s.seat) })) : null,
         tags.length ? h("span", { class: "tags" }, `(${tags.join(", ")})`) : null,
         counts[s.seat] !== undefined
           ? h("span", { class: "hand-count" }, ngettext("{n} card", "{n} cards", counts[s.seat])) : null);
@@ -575,6 +579,40 @@ export class TablePage {
     this.logFollow.after(grew);
   }
 
+  /** The rating beside each account's seat (docs/server.md, "Ratings"): read when the page
+   *  opens and once more when the game is over, so the end screen shows the change. */
+  async loadRatings(over) {
+    if (over) this.ratingsAfter = true;
+    else this.ratings = null;
+    let seats = {};
+    try {
+      seats = (await (await fetch(`/api/tables/${encodeURIComponent(this.tableId)}/ratings`)).json()).seats || {};
+    } catch { return; }
+    if (over) this.ratingsEnd = seats;
+    else this.ratings = seats;
+    if (this.msg) { this.renderSeats(); this.renderEnd(); }
+  }
+
+  ratingOf(seat) {
+    const r = (this.ratingsEnd || this.ratings || {})[String(seat)];
+    return r && Number.isInteger(r.rating) ? r.rating : null;
+  }
+
+  ratingChanges() {
+    if (!this.ratingsEnd || !this.ratings) return null;
+    const rows = [];
+    for (const [seat, after] of Object.entries(this.ratingsEnd)) {
+      const before = this.ratings[seat];
+      if (!Number.isInteger(after.rating)) continue;
+      const was = before && Number.isInteger(before.rating) ? before.rating : 0;
+      if (was === after.rating && before && Number.isInteger(before.rating)) continue;
+      rows.push(h("li", { "data-seat": seat }, _("{name}: rating {before} → {after}",
+        { name: after.account, before: was, after: after.rating })));
+    }
+    return rows.length ? h("section", { class: "rating-changes", "data-testid": "rating-changes" },
+      h("h3", {}, _("Ratings")), h("ul", {}, rows)) : null;
+  }
+
   renderEnd() {
     const m = this.msg;
     const el = this.els.end;
@@ -584,6 +622,6 @@ export class TablePage {
     const again = this.seat !== null
       ? h("button", { class: "play-again", onclick: () => this.playAgain() }, _("Play again")) : null;
     const chronicle = m.view && m.view.families ? chronicleSection(this.tableId) : null; // Gloom tables
-    replace(el, parts, again, chronicle);
+    replace(el, parts, this.ratingChanges(), again, chronicle);
   }
 }
