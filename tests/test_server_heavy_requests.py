@@ -44,7 +44,7 @@ def big_deck(size: int) -> str:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with ServerProcess(tmp_path_factory.mktemp("heavy") / "tables.db",
-                       args=["--max-deck-body", str(2 * DECK_BYTES)]) as srv:
+                       args=["--max-deck-body", str(2 * DECK_BYTES), "--heavy-timeout", "60"]) as srv:
         yield srv
 
 

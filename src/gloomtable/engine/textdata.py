@@ -8,6 +8,12 @@ than CPython converts (``sys.get_int_max_str_digits()``, 4,300 by default: its g
 against quadratic conversions) raises a plain ``ValueError`` whose advice, to raise
 that limit, is for programmers. A few kilobytes of either pass every size cap we
 have, so each reader of untrusted text goes through here.
+
+TOML is first checked for the shapes on which ``tomllib`` is quadratic (long dotted
+keys) or that cost memory or stack (many keys, deep nesting), within this process's
+:class:`~gloomtable.engine.tomlshape.TextLimits` (:func:`set_text_limits`; ``gloom
+serve`` sets them from its flags, in its heavy worker too). JSON needs no such pass:
+the C parser is linear, and too deep a nesting is its ``RecursionError`` at once.
 """
 
 from __future__ import annotations
@@ -18,6 +24,20 @@ import tomllib
 from typing import Any
 
 from gloomtable.engine.errors import GloomtableError
+from gloomtable.engine.tomlshape import ShapeError, TextLimits, check_toml_shape
+
+_limits = TextLimits()
+
+
+def text_limits() -> TextLimits:
+    """The bounds :func:`load_toml` holds outside text to in this process."""
+    return _limits
+
+
+def set_text_limits(limits: TextLimits) -> None:
+    """Hold every later :func:`load_toml` in this process to ``limits``."""
+    global _limits
+    _limits = limits
 
 
 class TextDataError(GloomtableError, ValueError):
@@ -33,7 +53,7 @@ def _problem(exc: ValueError | RecursionError, not_it: str) -> str:
         return f"{not_it}: nested too deeply"
     if isinstance(exc, UnicodeDecodeError):
         return f"{not_it}: not UTF-8 text"
-    if isinstance(exc, (json.JSONDecodeError, tomllib.TOMLDecodeError)):
+    if isinstance(exc, (json.JSONDecodeError, tomllib.TOMLDecodeError, ShapeError)):
         return f"{not_it}: {exc}"
     if "integer string conversion" in str(exc):
         return f"{not_it}: a number has more than {sys.get_int_max_str_digits()} digits"
@@ -49,8 +69,10 @@ def load_json(text: str | bytes) -> Any:
 
 
 def load_toml(text: str) -> dict[str, Any]:
-    """``tomllib.loads(text)``, or :class:`TextDataError`."""
+    """``tomllib.loads(text)``, or :class:`TextDataError` (also for a shape past
+    :func:`text_limits`, refused before ``tomllib`` sees it)."""
     try:
+        check_toml_shape(text, _limits)
         return tomllib.loads(text)
     except (ValueError, RecursionError) as exc:
         raise TextDataError(_problem(exc, "not valid TOML")) from None

@@ -22,7 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from gloomtable.engine import ConfigError
-from gloomtable.engine.textdata import TextDataError, load_json
+from gloomtable.engine.textdata import TextDataError, load_json, set_text_limits
+from gloomtable.engine.tomlshape import TextLimits
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
 from gloomtable.server import accounts
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
@@ -32,7 +33,7 @@ from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.games import games_info
 from gloomtable.server.headers import PathCheck, SecurityHeaders, read_json
 from gloomtable.server.health import router as health_router
-from gloomtable.server.heavy import HeavyWork
+from gloomtable.server.heavy import MB, HeavyWork
 from gloomtable.server.limits import HttpRateLimits, RateLimits, ServerLimits
 from gloomtable.server.lobby import LESSON_BOT_DELAY_MS, Lobby, LobbySettings, invite_path
 from gloomtable.server.options import clean_name, parse_table_spec
@@ -65,7 +66,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     """The app; ``hosts`` are the Host header values served (default: loopback names)."""
     config = limits or ServerLimits()
     rates = RateLimits(config)
-    heavy = HeavyWork()
+    text_limits = TextLimits(config.text_max_key_parts, config.text_max_keys, config.text_max_nesting)
+    set_text_limits(text_limits)
+    heavy = HeavyWork(timeout=config.heavy_timeout, memory=config.heavy_memory * MB, text_limits=text_limits)
     sockets = Sockets(config.socket_count_timeout)
 
     @contextlib.asynccontextmanager

@@ -63,6 +63,14 @@ class ServerLimits:
                               "deleting the account")
     session_days: float = _opt(30.0, "days a sign-in lasts (then the session cookie is refused)")
     password_hashes: int = _opt(2, "password hashes computed at once (64 MiB each); more requests wait")
+    heavy_timeout: float = _opt(5.0, "seconds a request that reads a deck or replays a game may take, "
+                                "queued or running; past it the client gets 503 and the worker is killed")
+    heavy_memory: int = _opt(512, "megabytes of address space the worker that reads decks and replays "
+                             "games may use (RLIMIT_AS); a job that needs more gets 503")
+    text_max_key_parts: int = _opt(8, "parts of one dotted TOML key, its table header's included, in a "
+                                   "deck, translation or lesson read from outside")
+    text_max_keys: int = _opt(200_000, "keys and table headers one TOML text from outside may have")
+    text_max_nesting: int = _opt(32, "arrays and inline tables nested in one TOML text from outside")
     ws_connect_rate: str = _opt("60/minute", "websocket connections per client IP")
     ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
     sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")
