@@ -278,3 +278,56 @@ def test_row6_a_move_the_database_did_not_confirm_is_reported_so_and_settled_by_
                     time.sleep(0.3)
                 assert r.json()["state_id"] == settled["state_id"], (refused, settled, r.json())
                 assert "not confirmed yet" in refused["message"], refused  # the case the issue met
+
+
+# --- row 4: the lobby listing -------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_row4_listing_is_one_query_off_the_loop_cached_and_rated(tmp_path: Path) -> None:
+    """On PostgreSQL four clients listing made a bystander's ping p99 902 ms: 2 + N
+    queries a page, waited for on the event loop, with no rate. Now a page is one query
+    in a worker thread, answered from memory for a second, and counted per client
+    (``--listing-rate``): the bystander's pings stay quick and the 31st page is 429."""
+    import threading
+
+    from pg_support import fresh_schema
+
+    with fresh_schema() as url, ServerProcess(url, log=tmp_path / "s.log") as srv:
+        for _ in range(30):
+            create_table(srv, listed=True, seats=[{"kind": "person"}, {"kind": "open"}])
+        page = httpx.get(srv.url + "/api/tables?limit=50", timeout=20).json()
+        assert page["total"] == 30 and len(page["tables"]) == 30
+        assert all(t["seats"] and t["open_seats"] == 1 for t in page["tables"])
+        assert httpx.get(srv.url + "/api/tables?offset=30", timeout=20).json() == {
+            "tables": [], "total": 30, "offset": 30, "limit": 20}
+        stop = threading.Event()
+
+        def lister() -> None:
+            with httpx.Client(timeout=20) as c:
+                while not stop.is_set():
+                    c.get(srv.url + "/api/tables?limit=50")
+
+        threads = [threading.Thread(target=lister) for _ in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            table = create_table(srv, listed=False)
+            waits = []
+            with open_ws(srv, table, invite_token(table, 0)) as conn:
+                next_state(conn)
+                for _ in range(100):
+                    sent = time.monotonic()
+                    conn.send('{"type": "ping"}')
+                    read_until(conn, lambda m: m["type"] == "pong")
+                    waits.append(time.monotonic() - sent)
+                    time.sleep(0.06)  # within the seat's message rate
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        waits.sort()
+        assert waits[98] < 0.3, waits[-5:]  # p99 (the issue: 0.902 s; a quiet machine: ~2 ms)
+    with ServerProcess(tmp_path / "r.db", args=["--listing-rate", "30/minute"]) as srv:
+        answers = [httpx.get(srv.url + "/api/tables", timeout=20).status_code for _ in range(31)]
+        assert answers == [200] * 30 + [429]

@@ -178,7 +178,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         # its bigint with an error, and no page of the listing lies past the open tables
         offset = bounded_query(request, "offset", 0, 0, s.max_open_tables)
         limit = bounded_query(request, "limit", 20, 1, s.listing_max)
-        return lobby.listing(offset, limit)
+        return await lobby.listing(offset, limit)
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> JSONResponse:

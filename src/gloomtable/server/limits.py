@@ -53,6 +53,7 @@ class ServerLimits:
     open_tables_per_ip: int = _opt(20, "unfinished tables one client IP may have made and still open "
                                    "(in each process); --max-open-tables is the site's")
     join_rate: str = _opt("30/minute", "lobby joins per client IP")
+    listing_rate: str = _opt("120/minute", "pages of the lobby listing (GET /api/tables) per client IP")
     heavy_rate: str = _opt("30/minute", "requests that read a deck or replay a game (a deck sent to the "
                            "gallery, a chronicle, a table read back from the store) per client IP")
     signin_rate: str = _opt("10/minute", "sign-in tries per client IP (right or wrong)")
@@ -327,6 +328,7 @@ HTTP_RATES = [
     ("POST", re.compile(r"/api/tables"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/lessons"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/tables/[^/]+/join"), "join_rate", "joins"),
+    ("GET", re.compile(r"/api/tables"), "listing_rate", "listings"),
     ("POST", re.compile(r"/api/tables/[^/]+/again"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/gallery"), "heavy_rate", "decks sent"),
     ("GET", re.compile(r"/api/tables/[^/]+/chronicle(?:\.md|\.html)?"), "heavy_rate", "chronicles"),

@@ -44,6 +44,11 @@ LESSON_BOT_DELAY_MS = 600
 """A lesson's bots play slowly enough for a newcomer to follow."""
 FINISHED_EXPIRY = 30 * 86400.0
 """Seconds a finished table is kept in the store (``--finished-table-expiry``)."""
+LISTING_CACHE = 1.0
+"""Seconds a page of the lobby listing is answered from memory (issue 29, row 4)."""
+LISTINGS_KEPT = 256
+"""Pages of the listing kept at most (then all are dropped: a client paging through every
+offset cannot make the cache grow)."""
 DELETE_AT_ONCE = 500
 """Finished tables one sweep deletes at most: a backlog (say, after a long stop) is worked
 off a slice per round, never in one long stall of the event loop."""
@@ -195,6 +200,8 @@ class Lobby:
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None
         """Set when several processes share the store: it says which tables this one leads."""
+        self._listings: dict[tuple[int, int], tuple[float, dict[str, Any]]] = {}
+        """Pages of the listing lately answered, by (offset, limit): (when, page)."""
         self._deleting: set[str] = set()
         """Finished tables being deleted now: no page may open them meanwhile."""
 
@@ -332,6 +339,7 @@ class Lobby:
         table.holder = self.cluster.holder if self.cluster is not None else None
         table.start_decision()
         self.tables[tid] = table
+        self._listings.clear()  # this process's own change shows at once
         table.schedule()  # a bot or a timer may hold the first decision
         return table, row.host_token
 
@@ -343,12 +351,25 @@ class Lobby:
                             for s in table.seats
                             if s.row.kind == "person" and not table.is_open_seat(s.index)]}
 
-    def listing(self, offset: int = 0, limit: int = 20) -> dict[str, Any]:
-        """One page of the listed, unfinished tables, each in a few fields."""
+    async def listing(self, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        """One page of the listed, unfinished tables, each in a few fields. A page is kept
+        for ``LISTING_CACHE`` seconds, so clients polling the lobby cost one store query a
+        page a second, whatever their number; the store is asked in a worker thread."""
         limit = max(1, min(limit, self.settings.listing_max))
         offset = max(0, offset)
+        now = time.monotonic()
+        kept = self._listings.get((offset, limit))
+        if kept is not None and now - kept[0] < LISTING_CACHE:
+            return kept[1]
+        page = await self._listing(offset, limit)
+        if len(self._listings) >= LISTINGS_KEPT:
+            self._listings.clear()
+        self._listings[(offset, limit)] = (now, page)
+        return page
+
+    async def _listing(self, offset: int, limit: int) -> dict[str, Any]:
         if self.cluster is not None:  # other processes' tables too: the store knows them all
-            rows, total = self.store.listed_tables(offset, limit)
+            rows, total = await self._in_store(self.store.listed_tables, offset, limit)
             return {"tables": [listing_entry(r) for r in rows], "total": total, "offset": offset,
                     "limit": limit}
         shown = [t for t in self.tables.values() if t.row.listed and not t.over and not t.broken]
@@ -373,6 +394,7 @@ class Lobby:
                 seat.row.claimed, seat.row.token, seat.row.name = True, token, taker
                 table.touch()
                 table.last_move = table.last_seen  # a seat taken: the game may begin now
+                self._listings.clear()
                 table.broadcast_seats()
                 return {"seat": seat.index, "token": seat.row.token,
                         "link": invite_path(tid, seat.row.token)}

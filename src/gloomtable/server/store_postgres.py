@@ -29,7 +29,7 @@ from psycopg_pool import ConnectionPool
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_accounts import AccountRows
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
-from gloomtable.server.store_sqlite import _TABLE_COLUMNS, table_row
+from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 
 log = logging.getLogger("gloomtable.server")
 
@@ -303,17 +303,8 @@ class PostgresStore(AccountRows):
                 f" AND expires>{_NOW}", (table_id, but))}
 
     def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
-        with self._tx() as conn:
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            got = conn.execute("SELECT COUNT(*) FROM tables WHERE over=0 AND listed=1").fetchone()
-            rows = conn.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE over=0 AND listed=1"
-                                " ORDER BY created, id LIMIT %s OFFSET %s", (limit, offset)).fetchall()
-            out = []
-            for row in rows:
-                seats = conn.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
-                                     " WHERE table_id=%s ORDER BY seat", (row[0],)).fetchall()
-                out.append(table_row(row, seats, [], 0))
-        return out, int(got[0]) if got else 0
+        with self._tx() as conn:  # one statement: one snapshot, one round trip
+            return listing_rows(conn.execute(listing_sql("%s"), (limit, offset)).fetchall())
 
     # --- open websockets, counted for the site (server/sockets.py) ----------------
 

@@ -27,6 +27,33 @@ _TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, nex
                  " deadline, deadline_idx, finished"
 
 
+def listing_sql(mark: str) -> str:
+    """One query for a page of the listing: the count of listed unfinished tables, and each
+    table of the page with its seats (one row per seat; one row of NULLs for an empty page).
+    ``mark`` is the backend's placeholder. (Before, 2 + N queries: issue 29, row 4.)"""
+    return (f"WITH page AS (SELECT {_TABLE_COLUMNS} FROM tables WHERE over=0 AND listed=1"
+            f" ORDER BY created, id LIMIT {mark} OFFSET {mark})"
+            " SELECT (SELECT COUNT(*) FROM tables WHERE over=0 AND listed=1), p.*,"
+            " s.seat, s.kind, s.level, s.name, s.token, s.claimed"
+            " FROM (SELECT 1 AS one) o LEFT JOIN page p ON 1=1 LEFT JOIN seats s ON s.table_id = p.id"
+            " ORDER BY p.created, p.id, s.seat")
+
+
+def listing_rows(found: Any) -> tuple[list[TableRow], int]:
+    """The tables (in order) and the count from the rows of :func:`listing_sql`."""
+    width = len(_TABLE_COLUMNS.split(","))
+    total = int(found[0][0]) if found else 0
+    tables: dict[str, tuple[Any, list[Any]]] = {}
+    for r in found:
+        row, seat = r[1:1 + width], r[1 + width:]
+        if row[0] is None:
+            continue
+        entry = tables.setdefault(row[0], (row, []))
+        if seat[0] is not None:
+            entry[1].append(seat)
+    return [table_row(row, seats, [], 0) for row, seats in tables.values()], total
+
+
 class SqliteStore(AccountRows):
     """:class:`~gloomtable.server.store.Store` on a SQLite file."""
 
@@ -236,16 +263,7 @@ class SqliteStore(AccountRows):
             (table_id, but, time.time()))}
 
     def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
-        with self._tx("BEGIN") as db:
-            total = db.execute("SELECT COUNT(*) FROM tables WHERE over=0 AND listed=1").fetchone()[0]
-            rows = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE over=0 AND listed=1"
-                              " ORDER BY created, id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
-            out = []
-            for row in rows:
-                seats = db.execute("SELECT seat, kind, level, name, token, claimed FROM seats"
-                                   " WHERE table_id=? ORDER BY seat", (row[0],)).fetchall()
-                out.append(table_row(row, seats, [], 0))
-        return out, int(total)
+        return listing_rows(self.db.execute(listing_sql("?"), (limit, offset)).fetchall())
 
     async def listen(self, on_change: Callable[[str], None]) -> None:
         return  # one process per file: nobody else writes

@@ -23,6 +23,7 @@ from types import TracebackType
 READY_TIMEOUT = 20.0
 SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minute",
                    "--heavy-rate", "100000/minute", "--open-tables-per-ip", "100000",
+                   "--listing-rate", "100000/minute",
                    "--ws-connect-rate", "100000/minute", "--sockets-per-ip", "100000",
                    "--message-ip-rate", "100000/second", "--spectator-message-rate", "100000/second",
                    "--spectator-sync-rate", "100000/second", "--signin-rate", "100000/minute",
