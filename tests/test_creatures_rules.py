@@ -43,6 +43,7 @@ from gloomtable.games.creatures.cards import (
     load_set,
     parse_set,
 )
+from gloomtable.i18n.events import render
 
 RED, BLUE, GREEN, YELLOW = range(4)
 
@@ -391,7 +392,7 @@ def test_R_C8_flip_any_machine() -> None:
     state = arrange([["red 4", "blue 2"], ["green 3"]], piles={"red": [4]})
     play_label(state, "red 4")
     events = state.apply(flip(GREEN))
-    assert kinds(events) == ["flip"] and "green Machine to - Minimalizer" in events[0].text
+    assert kinds(events) == ["flip"] and "green Machine to - Minimalizer" in render(events[0], "en")
     assert state.plus == [1, 1, 0, 1]
     assert state.current_player() == 1 and state.decision.kind == "play"
 
@@ -404,11 +405,11 @@ def test_R_C8_make_another_player_draw_from_the_reserve_privately() -> None:
     (event,) = state.apply(make_draw(2))
     assert top in state.hands[2] and len(state.hands[2]) == 2 and state.reserve == [bottom]
     assert event.kind == "draw" and event.private_to == 2 and event.card == top
-    assert "yellow 3" in event.text
+    assert "yellow 3" in render(event, "en")
     for viewer in (None, 0, 1):
         seen = event.for_player(viewer)
-        assert seen.card is None and "yellow" not in seen.text
-        assert "makes player 3 draw" in seen.text
+        assert seen.card is None and "yellow" not in render(seen, "en")
+        assert "makes player 3 draw" in render(seen, "en")
     assert event.for_player(2).card == top
     assert state.current_player() == 1
 
@@ -486,7 +487,7 @@ def test_R_C9_round_ends_when_every_player_in_a_row_has_passed() -> None:
     assert kinds(state.apply(PASS)) == ["pass"]
     events = state.apply(PASS)
     assert kinds(events)[:2] == ["pass", "round_end"]
-    assert "every player in a row has passed" in events[1].text
+    assert "every player in a row has passed" in render(events[1], "en")
     assert state.round_scores[0] == [3, 2, 3]
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from gloomtable.bots import bot_action, make_bot
 from gloomtable.games import make_game
+from gloomtable.i18n.events import render
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [
@@ -38,7 +39,7 @@ def playthrough(game_name: str, config: dict, seed: int, level: str) -> str:
         action = bot_action(bots[p], state, legal)
         lines.append(f"{step:4d} p{p + 1} [{len(legal)} legal] {action}: {state.action_to_string(action)}")
         for event in state.apply(action):
-            lines.append(f"       {event.for_player(None)}")
+            lines.append(f"       {render(event.for_player(None), 'en')}")
         step += 1
     lines.append(f"result: {state.result().to_dict()}")
     return "\n".join(lines) + "\n"

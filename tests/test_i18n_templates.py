@@ -16,8 +16,11 @@ from typing import Any
 
 import pytest
 
+import gloomtable.games.creatures.messages
+import gloomtable.games.gloom.messages  # noqa: F401
 from gloomtable.bots.narration import _deed
 from gloomtable.designer.chronicle import DIED, NOTHING, SURVIVED, Tale, _ending
+from gloomtable.engine.messages import REGISTRY, Msg
 from gloomtable.games import make_game
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.deck import Deck, load_deck
@@ -25,10 +28,11 @@ from gloomtable.i18n import creatures_text, gloom_text
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.client import localizer_for
-from gloomtable.i18n.creatures_text import CreaturesLocalizer
-from gloomtable.i18n.gloom_text import GloomLocalizer
+from gloomtable.i18n.creatures_text import CreaturesLocalizer, CreaturesVoice
+from gloomtable.i18n.events import fill
+from gloomtable.i18n.gloom_text import GloomLocalizer, GloomVoice
 from gloomtable.i18n.narration_text import MOODS, creatures_templates, gloom_templates
-from gloomtable.i18n.phrases import Template
+from gloomtable.i18n.recognise import Template
 
 SETS = Path(__file__).resolve().parents[1] / "src" / "gloomtable" / "games" / "gloom" / "sets"
 LANGS = ("es", "ru")
@@ -118,6 +122,22 @@ def _english(t: Template, deck: Deck, person: int, card: int) -> tuple[str, set[
     return t.english.format(**values), {n for n in values if n in persons or n.startswith("char")}
 
 
+def _gloom_args(m: Msg, person: int, card: int) -> tuple[tuple[Any, ...], set[str]]:
+    """Typed arguments of an event of message ``m`` with ``person`` in every Character slot."""
+    persons = set(PERSON_CARDS.get(m.msgid, set())) | ({m.subject} if m.subject else set())
+    args: list[Any] = []
+    for name in m.fields:
+        kind = name.rstrip("0123456789")
+        if kind == "char" or name in persons:
+            args.append(person)
+        elif kind == "card":
+            args.append(card)
+        else:
+            args.append({"family": 0, "freeplay": "untimely_death", "scores": (-30, 5),
+                         "names": (0, 2), "n": 2}.get(kind, 1))
+    return tuple(args), {n for n in m.fields if n in persons or n.startswith("char")}
+
+
 def _check_plain(text: str, where: str, inner_quotes: bool = False) -> None:
     """``inner_quotes``: a narration, where a title takes the inner quotes (“…”, „…“)."""
     for mark in MARKS[:5] if inner_quotes else MARKS:
@@ -145,8 +165,26 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
     tr = translator(lang)
     loc = GloomLocalizer(SimpleNamespace(deck=cast.deck), tr)
     texts = GloomTexts(cast.deck, lang)
-    for kind, templates, fmt in (("log", gloom_text.EVENTS, loc.events),
-                                 ("choice", gloom_text.ACTIONS, loc.actions),
+    for m in [m for m in REGISTRY if m.game == "gloom"]:
+        forms = {}
+        for label, person in cast.people().items():
+            voice = GloomVoice(SimpleNamespace(deck=cast.deck), tr)
+            args, slots = _gloom_args(m, person, cast.card)
+            out = fill(voice, m, args)
+            english = fill(GloomVoice(SimpleNamespace(deck=cast.deck), translator("en")), m, args)
+            where = f"{lang} log {m.msgid!r} with {label}"
+            assert out != english, f"{where}: not translated"
+            _check_plain(out, where)
+            _check_grammar(lang, out, [texts.name(person)], where)
+            gender = texts.gender(person)
+            cards = [n for n in m.fields if n.startswith("card") and n not in slots]
+            if m.subject and cards:
+                assert texts.name(cast.card, gender) in out, f"{where}: the card does not agree: {out!r}"
+            forms[label] = out
+        if m.gendered:
+            assert forms["a woman"].replace(texts.name(cast.woman), "") != \
+                forms["a man"].replace(texts.name(cast.man), ""), f"{lang}: {m.msgid!r} ignores gender"
+    for kind, templates, fmt in (("choice", gloom_text.ACTIONS, loc.actions),
                                  ("bot narration", gloom_templates(), loc.narration)):
         for t in templates:
             forms = {}
@@ -233,8 +271,19 @@ def test_every_creatures_template(lang: str) -> None:
     values["side"] = f"+ {CREATURE_SET.plus.name}"
     values.update({"actor": "Player 2", "victim": "Player 3", "creature": CREATURE_SET.colours[0].creature,
                    "machine": CREATURE_SET.minus.name, "number": "4"})
-    for kind, templates, fmt in (("log", creatures_text.EVENTS, loc.events),
-                                 ("choice", creatures_text.ACTIONS, loc.actions),
+    typed = {"p": 1, "q": 2, "n": 2, "r": 1, "label": 4, "colour": 3, "side": 1, "why": "final",
+             "shown": ((3, -1), (3, 4)), "names": (0, 2)}
+    for m in [m for m in REGISTRY if m.game == "creatures"]:
+        args = tuple(typed[f] for f in m.fields)
+        out = fill(CreaturesVoice(None, tr), m, args)
+        where = f"{lang} log {m.msgid!r}"
+        assert out != fill(CreaturesVoice(None, translator("en")), m, args), f"{where}: not translated"
+        _check_plain(out, where)
+        if "{colour}" in m.msgid:  # the colour agrees with the Machine
+            assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
+        if lang == "ru":
+            _check_grammar(lang, out, [], where)
+    for kind, templates, fmt in (("choice", creatures_text.ACTIONS, loc.actions),
                                  ("bot narration", creatures_templates(), loc.narration)):
         for t in templates:
             english = t.english.format(**{k: values[k] for k in re.findall(r"\{(\w+)\}", t.english)})

@@ -16,14 +16,15 @@ from html import escape
 from typing import Any
 
 from gloomtable.designer.facts import characters_in
-from gloomtable.engine import DeckGame, GloomtableError
+from gloomtable.engine import DeckGame, Event, GloomtableError
 from gloomtable.engine.errors import ReplayError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game, registry
 from gloomtable.games.gloom.view import CharacterView, gloom_view
 from gloomtable.i18n.catalog import Translator, translator
 from gloomtable.i18n.chronicle_text import DIED, NOTHING, SURVIVED
-from gloomtable.i18n.phrases import N_
+from gloomtable.i18n.events import render
+from gloomtable.i18n.markers import N_
 
 """The tale's lines that agree with the Character's grammatical gender (catalogue contexts)."""
 
@@ -33,6 +34,11 @@ MOVES_CARD = frozenset({"follow"})
 """Event kinds whose ``card`` is a Character-like card that moved (a Guest following, R-H7)."""
 TABLE_NEWS = frozenset({"claim", "story_returned"})
 """Event kinds told among the Events: Stories claimed and lost (R-H5)."""
+
+
+def _en(ev: Event) -> str:
+    """An event's line in the record's English (retold in the reader's language later)."""
+    return render(ev, "en")
 
 
 @dataclass
@@ -50,6 +56,8 @@ class Line:
     """A bot made this play for the absent ``actor`` (a stand-in): it is credited as such."""
     cancelled_seat: int | None = None
     cancelled_card: str | None = None
+    event: Event | None = field(default=None, repr=False, compare=False)
+    """What the line tells, as the engine told it: retold in the reader's language."""
 
 
 @dataclass
@@ -161,14 +169,14 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
         for ev in events:
             name = cards[ev.card].name if ev.card is not None and 0 <= ev.card < len(cards) else None
             if ev.kind == "play":
-                line = Line(i, ev.text, ev.player, name, said, stand_in=i in stand_ins)
+                line = Line(i, _en(ev), ev.player, name, said, stand_in=i in stand_ins, event=ev)
                 by_card[ev.card if ev.card is not None else -1] = line
                 if ev.target is not None:
                     tale(ev.target, chars.get(ev.target)).lines.append(line)
                 else:
                     table.append(line)
             elif ev.kind == "response":
-                line = Line(i, ev.text, ev.player, name, said, stand_in=i in stand_ins)
+                line = Line(i, _en(ev), ev.player, name, said, stand_in=i in stand_ins, event=ev)
                 table.append(line)
                 hit = by_card.get(ev.target if ev.target is not None else -2)
                 if hit is not None:
@@ -176,13 +184,15 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
                     hit.cancelled_seat, hit.cancelled_card = ev.player, name
             elif ev.kind == "death" and ev.target is not None:
                 t = tale(ev.target, chars.get(ev.target))
-                t.lines.append(Line(i, ev.text, ev.player, name, death=True))
+                t.lines.append(Line(i, _en(ev), ev.player, name, death=True, event=ev))
             elif ev.kind in TARGETS_CHARACTER and ev.target is not None:
-                tale(ev.target, chars.get(ev.target)).lines.append(Line(i, ev.text, ev.player, name))
+                tale(ev.target, chars.get(ev.target)).lines.append(
+                    Line(i, _en(ev), ev.player, name, event=ev))
             elif ev.kind in MOVES_CARD and ev.card is not None:
-                tale(ev.card, chars.get(ev.card)).lines.append(Line(i, ev.text, ev.player, name))
+                tale(ev.card, chars.get(ev.card)).lines.append(
+                    Line(i, _en(ev), ev.player, name, event=ev))
             elif ev.kind in TABLE_NEWS:
-                table.append(Line(i, ev.text, ev.player, name))
+                table.append(Line(i, _en(ev), ev.player, name, event=ev))
     if not state.is_over() and not allow_unfinished:
         raise ChronicleError("the record stops before the end of the game, so its tale is unfinished")
     final = gloom_view(state.view(None))
@@ -240,7 +250,8 @@ def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
         return title.format(title=texts.name(index_of[english], gender))
 
     def line(ln: Line, gender: str | None) -> None:
-        ln.text = loc.text(ln.text)
+        if ln.event is not None:
+            ln.text = loc.event(ln.event)
         if ln.narration:  # a bot's line from its template; a person's words as written
             ln.narration = loc.narration(ln.narration)
         if ln.cancelled_by is not None and ln.cancelled_card is not None:

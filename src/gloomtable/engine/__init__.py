@@ -10,6 +10,7 @@ from gloomtable.engine.errors import (
     MalformedActionError,
     ReplayError,
 )
+from gloomtable.engine.messages import Msg
 from gloomtable.engine.protocol import (
     TERMINAL,
     CardDeck,
@@ -38,6 +39,7 @@ __all__ = [
     "GloomtableError",
     "IllegalActionError",
     "MalformedActionError",
+    "Msg",
     "OpenDecision",
     "Pending",
     "ReplayError",

@@ -14,43 +14,57 @@ from enum import StrEnum
 from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from gloomtable.engine.decisions import DecisionKind
+from gloomtable.engine.messages import Msg
 
 TERMINAL = -1
 """``current_player()`` once the game is over."""
 
 
 class Event(NamedTuple):
-    """Something that happened, for logs and clients.
+    """Something that happened, for logs and clients: a message and its arguments.
 
-    ``private_to`` marks an event whose ``card`` only that player may see (a
-    card drawn from the pile, say); :meth:`for_player` hides it from others.
-    ``text`` is the readable line; ``public_text`` replaces it for others.
-    An immutable named tuple: engines make a couple per action, so it must be cheap.
+    ``msg`` is a catalogue :class:`~gloomtable.engine.messages.Msg` and ``args`` the
+    values of its placeholders (seats, card indices, counts), never a finished sentence:
+    the engine makes no text. Readers render it, in English too, with
+    ``gloomtable.i18n.events.render(event, lang)``. ``game`` is the game whose deck
+    names the cards (``None`` when the arguments need no deck). ``private_to`` marks an
+    event whose ``card`` only that player may see (a card drawn from the pile, say);
+    :meth:`for_player` gives the others ``public_msg`` with ``public_args`` instead. An immutable named tuple:
+    engines make a couple per action, so it must be cheap.
     """
 
     kind: str
-    text: str
+    msg: Msg
+    args: tuple[Any, ...] = ()
     player: int | None = None
     card: int | None = None
     target: int | None = None
     amount: int | None = None
     private_to: int | None = None
-    public_text: str | None = None
+    public_msg: Msg | None = None
+    public_args: tuple[Any, ...] = ()
+    game: Any = None
 
     def for_player(self, viewer: int | None) -> Event:
         """This event as ``viewer`` may see it (``None``: a spectator)."""
         if self.private_to is None or viewer == self.private_to:
             return self
-        return self._replace(card=None, text=self.public_text or self.text, public_text=None)
+        return self._replace(card=None, msg=self.public_msg or self.msg,
+                             args=self.public_args if self.public_msg else self.args,
+                             public_msg=None, public_args=())
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the message id and its arguments (tuples as lists)."""
         return {k: v for k, v in (
-            ("kind", self.kind), ("text", self.text), ("player", self.player),
-            ("card", self.card), ("target", self.target), ("amount", self.amount),
+            ("kind", self.kind), ("msg", self.msg.msgid),
+            ("args", [list(a) if isinstance(a, tuple) else a for a in self.args]),
+            ("player", self.player), ("card", self.card), ("target", self.target),
+            ("amount", self.amount),
         ) if v is not None}
 
     def __str__(self) -> str:
-        return self.text
+        """For debugging only: the message id and its arguments (readers render)."""
+        return f"{self.kind}: {self.msg.msgid} {self.args!r}"
 
 
 class ResultView(TypedDict):

@@ -91,6 +91,9 @@ class GameEntry:
     (``server/present.py``)."""
     texts: str
     """Entry point of ``(game, translator) -> localizer`` (``i18n/*_text.py``)."""
+    voice: str
+    """Entry point of ``(game | None, translator) -> voice``: how the game's event
+    messages say their arguments (``i18n/*_text.py``, read by ``i18n/events.py``)."""
     lesson_matcher: str
     """Entry point of ``(state, expect) -> (action -> bool)``: what a lesson step asks
     for at this game's table (``learn/guide.py``)."""
@@ -150,6 +153,9 @@ class GameEntry:
     def localizer(self, game: Game, translator: Any) -> Any:
         return resolve(self.texts)(game, translator)
 
+    def voice_for(self, game: Game | None, translator: Any) -> Any:
+        return resolve(self.voice)(game, translator)
+
     def lesson_match(self, state: State, expect: Any) -> Callable[[int], bool]:
         return cast(Callable[[int], bool], resolve(self.lesson_matcher)(state, expect))
 
@@ -161,7 +167,7 @@ class GameEntry:
 
 
 _ENTRY_POINTS = frozenset({"factory", "set_ids", "deck_schema", "bots", "determinizer", "narrator",
-                           "encoder", "aec_env", "presenter", "texts", "rules_pictures",
+                           "encoder", "aec_env", "presenter", "texts", "voice", "rules_pictures",
                            "lesson_matcher"})
 
 _EDITION_BEGINNER: tuple[Mapping[str, Any], ...] = (
@@ -182,6 +188,7 @@ _GLOOM = GameEntry(
     aec_env="gloomtable.rl.gloom_v0:raw_env",
     presenter="gloomtable.server.present:codec_choice",
     texts="gloomtable.i18n.gloom_text:GloomLocalizer",
+    voice="gloomtable.i18n.gloom_text:GloomVoice",
     lesson_matcher="gloomtable.learn.guide:gloom_matcher",
     rules_pictures="gloomtable.i18n.rules_pictures:stack_examples",
     hidden_piles=("draw_pile",), tells_stories=True,
@@ -213,6 +220,7 @@ _ENTRIES: dict[str, GameEntry] = {e.name: e for e in (
         aec_env="gloomtable.rl.creatures_v0:raw_env",
         presenter="gloomtable.server.present:creatures_choice",
         texts="gloomtable.i18n.creatures_text:CreaturesLocalizer",
+        voice="gloomtable.i18n.creatures_text:CreaturesVoice",
         lesson_matcher="gloomtable.learn.guide:creatures_matcher",
         spiel_params={"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures"}),
 )}

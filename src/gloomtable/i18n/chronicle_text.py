@@ -4,7 +4,7 @@ the designer above it."""
 
 from __future__ import annotations
 
-from gloomtable.i18n.phrases import NG_
+from gloomtable.i18n.markers import NG_
 
 DIED = NG_("died ({death}) with Self-Worth {sw}")
 SURVIVED = NG_("survived with Self-Worth {sw}")

@@ -1,9 +1,10 @@
 """One entry point for clients: a game's texts in one language.
 
 ``localizer_for(game, lang)`` gives ``event(e)``, ``action(state, a)``,
-``render(state, seat)`` and ``decision(kind)``. For English it returns the engine's
-own texts unchanged, so logs, golden files and English output stay exactly as they were.
-A game without a localizer (a new one) also falls back to the engine's English."""
+``render(state, seat)`` and ``decision(kind)``. Events are rendered from their message
+and arguments in every language, English included (``i18n/events.py``); for English the
+actions and the table are the engine's own texts. A game without a localizer (a new
+one) falls back to the engine's English for those."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from gloomtable.engine import Event, Game, State
 from gloomtable.games import registry
 from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.events import render
 
 
 class Localizer:
@@ -23,12 +25,8 @@ class Localizer:
         self.lang = tr.lang
 
     def event(self, event: Event) -> str:
-        text = str(event)
-        return str(self.impl.events.format(text)) if self.impl is not None else text
-
-    def text(self, english: str) -> str:
-        """An English event line (as logged) in this language."""
-        return self.impl.events.format(english) if self.impl is not None else english
+        """``event`` in this language, from its message and arguments."""
+        return render(event, self.lang)
 
     def narration(self, text: str) -> str:
         """A line said about a play: a bot's, from its template, in this language; what a

@@ -9,23 +9,8 @@ from gloomtable.engine import DecisionKind
 from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.catalog import Translator
-from gloomtable.i18n.phrases import INT, N_, Formatter, Nn_, T, alternation, player_list
-
-EVENTS = [
-    T(N_("Player {p} passes")),
-    T(N_("Player {p} plays {label}")),
-    T(N_("Same number: player {p} flips a Machine or makes another player draw")),
-    T(N_("Player {p} flips the {colour} Machine to {side}")),
-    T(N_("Player {p} draws {label} from the Reserve")),
-    T(N_("Player {p} makes player {q} draw from the Reserve")),
-    T(N_("Player {p} has played their last card: every other player takes one final turn")),
-    T(N_("Round {n} ends ({why}). {shown}")),
-    T(Nn_("Game over: {names} with {n} penalty point", "Game over: {names} with {n} penalty points"),
-      "n"),
-    T(N_("Round {n}: player {p} starts")),
-    T(Nn_("The game stops at the safety cap of {n} turn; round {r} is not scored",
-          "The game stops at the safety cap of {n} turns; round {r} is not scored"), "n"),
-]
+from gloomtable.i18n.markers import N_
+from gloomtable.i18n.recognise import INT, Formatter, T, alternation
 
 ACTIONS = [
     T(N_("pass")),
@@ -34,11 +19,54 @@ ACTIONS = [
     T(N_("make player {p} draw")),
 ]
 
-WHY = {"every player in a row has passed": N_("every player in a row has passed"),
-       "the final turns are over": N_("the final turns are over")}
+WHY = {"passed": N_("every player in a row has passed"), "final": N_("the final turns are over")}
+"""Why a round ended, by the key its event carries."""
 
 DECISIONS: dict[str, str] = {DecisionKind.PLAY: N_("play"),
                               DecisionKind.SAME_NUMBER: N_("flip a Machine or make another player draw")}
+
+
+class CreaturesVoice:
+    """How a Crazy Creatures game's events say their arguments in one language (see
+    ``i18n/events.py``). **Decision:** event lines name the shipped set's colours and
+    Machines, as the engine's lines always have, whatever a variant calls them."""
+
+    def __init__(self, game: Any, tr: Translator) -> None:
+        from gloomtable.games.creatures.cards import CREATURE_SET, CREATURES
+
+        self.tr = tr
+        self.creatures = CREATURES
+        self.colours = [c.key for c in CREATURE_SET.colours]
+        self.texts = CreatureTexts(CREATURE_SET, tr.lang)
+        self.sides = (f"- {self.texts.machine('minus')}", f"+ {self.texts.machine('plus')}")
+
+    def gender(self, value: Any) -> str | None:
+        return None
+
+    def value(self, kind: str, value: Any, gender: str | None) -> str:
+        tr, texts = self.tr, self.texts
+        if kind in ("p", "q"):
+            return str(value + 1)
+        if kind in ("n", "r"):
+            return str(value)
+        if kind == "label":
+            c = self.creatures[value]
+            return f"{texts.colour(c.colour_key)} {c.number}"
+        if kind == "colour":
+            return texts.machine_colour(self.colours[value])
+        if kind == "side":
+            return self.sides[value]
+        if kind == "why":
+            return tr.gettext(WHY[value])
+        if kind == "shown":
+            scores, totals = value
+            line = ", ".join(tr.gettext("{player}: {score} (total {total})").format(
+                player=tr.player(q), score=f"{s:+d}", total=t)
+                for q, (s, t) in enumerate(zip(scores, totals, strict=True)))
+            return line[:1].upper() + line[1:]  # it starts a sentence
+        if kind == "names":
+            return tr.gettext(" and ").join(tr.player(w) for w in value)
+        raise KeyError(f"a Crazy Creatures line has no placeholder kind {kind!r}")
 
 
 class CreaturesLocalizer:
@@ -53,34 +81,16 @@ class CreaturesLocalizer:
         self.texts = texts = CreatureTexts(getattr(game, "card_set", CREATURE_SET), tr.lang)
         colours = [c.key for c in CREATURE_SET.colours]
         colour_rx = alternation(colours)
-        sides = {f"+ {CREATURE_SET.plus.name}": f"+ {texts.machine('plus')}",
-                 f"- {CREATURE_SET.minus.name}": f"- {texts.machine('minus')}"}
-
         def label(value: str) -> str:
             colour, number = value.rsplit(" ", 1)
             return f"{texts.colour(colour)} {number}"
 
-        def shown(value: str) -> str:
-            parts = []
-            for item in value.split(", player "):
-                seat, rest = item.removeprefix("player ").split(": ", 1)
-                score, total = rest.split(" (total ")
-                parts.append(tr.gettext("{player}: {score} (total {total})").format(
-                    player=tr.player(int(seat) - 1), score=score, total=total.rstrip(")")))
-            return ", ".join(parts)
-
         kinds: dict[str, tuple[str, Callable[[str], str]]] = {
-            "p": (INT, str), "q": (INT, str), "n": (INT, str), "r": (INT, str),
+            "p": (INT, str),
             "label": (rf"(?:{colour_rx}) \d+", label),
             "colour": (colour_rx, texts.machine_colour),  # only Machine lines use {colour}
-            "side": (alternation(sides), sides.__getitem__),
-            "why": (alternation(WHY), lambda v: tr.gettext(WHY[v])),
-            "shown": (r"player \d+: [+-]?\d+ \(total \d+\)(?:, player \d+: [+-]?\d+ \(total \d+\))*",
-                      shown),
-            "names": (r"player \d+(?: and player \d+)*", player_list(tr)),
         }
         self.decisions = DECISIONS
-        self.events = Formatter(tr, EVENTS, kinds)
         self.actions = Formatter(tr, ACTIONS, kinds)
         from gloomtable.i18n import narration_text as told
 

@@ -17,8 +17,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from gloomtable.engine.messages import REGISTRY, Msg
 from gloomtable.i18n.catalog import DOMAIN, LANGUAGES
-from gloomtable.i18n.phrases import GENDER_CONTEXTS, GENDERED
+from gloomtable.i18n.markers import GENDER_CONTEXTS, GENDERED
 
 PKG = Path(__file__).resolve().parents[1]
 KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2), "NG_": None}
@@ -34,6 +35,12 @@ def extract() -> Catalog:
         if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
             continue
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for msg in event_messages():
+        key = (msg.msgid, msg.plural) if msg.plural else msg.msgid
+        if template.get(msg.msgid) is None:
+            template.add(key, None, [(f"games/{msg.game}/messages.py", 0)],
+                         auto_comments=["An event's line; its placeholders are the engine's "
+                                        f"arguments (games/{msg.game}/messages.py)."])
     from gloomtable.i18n.narration_text import messages as narration_messages
 
     for message in narration_messages():
@@ -54,17 +61,23 @@ def extract() -> Catalog:
     return template
 
 
+def event_messages() -> list[Msg]:
+    """Every event message the shipped games declare (``games/*/messages.py``)."""
+    import gloomtable.games.creatures.messages
+    import gloomtable.games.gloom.messages  # noqa: F401  (both fill REGISTRY)
+
+    return list(REGISTRY)
+
+
 def gendered_messages() -> list[tuple[str | tuple[str, str], str]]:
-    """Messages whose form follows a Character's gender: gendered templates of the
-    formatters and every :func:`NG_` message (Python and the page's chronicle)."""
+    """Messages whose form follows a Character's gender: gendered event messages and
+    every :func:`NG_` message (Python and the page's chronicle)."""
     import gloomtable.i18n.chronicle_text  # noqa: F401  (fills GENDERED)
-    from gloomtable.i18n import creatures_text, gloom_text
 
     out: list[tuple[str | tuple[str, str], str]] = []
-    for module in (gloom_text, creatures_text):
-        for t in [*module.EVENTS, *module.ACTIONS]:
-            if t.gendered:
-                out.append(((t.msgid, t.plural) if t.plural else t.msgid, module.__name__))
+    for m in event_messages():
+        if m.gendered:
+            out.append(((m.msgid, m.plural) if m.plural else m.msgid, f"games/{m.game}/messages.py"))
     out.extend((m, "gendered") for m in sorted(GENDERED))
     return out
 

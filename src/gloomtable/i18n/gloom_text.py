@@ -14,49 +14,8 @@ from gloomtable.engine import DecisionKind
 from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
-from gloomtable.i18n.phrases import INT, N_, NG_, Formatter, Nn_, T, alternation, player_list
-
-EVENTS = [
-    T(N_("The discard pile is shuffled into a new draw pile.")),
-    T(N_("Player {p} draws {card}.")),
-    T(N_("Player {p} draws a card.")),
-    T(N_("Player {p} discards {card}.")),
-    T(N_("Player {p} gains a free play ({freeplay}).")),
-    T(N_("{card} moves from {char} to {char2}."), subject="char2"),
-    T(N_("{card} leaves {char} for player {q}'s hand."), subject="char"),
-    T(N_("{card} is stripped from {char}."), subject="char"),
-    T(N_("{char} returns from the grave."), subject="char"),
-    T(N_("Player {p} takes {card} from player {q}.")),
-    T(N_("Player {p} takes a card from player {q}.")),
-    T(N_("Players {p} and {q} swap hands.")),
-    T(N_("Player {p} will skip their next turn.")),
-    T(N_("Player {p} takes the family {family}.")),
-    T(N_("Player {p} sets {card} aside."), subject="card"),
-    T(N_("Player {p} takes the set-aside Characters as their family.")),
-    T(Nn_("The table's cap of {n} turn is reached: the game ends and is scored as it stands.",
-          "The table's cap of {n} turns is reached: the game ends and is scored as it stands."), "n"),
-    T(N_("Player {p} skips this turn.")),
-    T(N_("Turn {n}: player {p} plays.")),
-    T(N_("Player {p} passes.")),
-    T(N_("Player {p} forgoes their free plays.")),
-    T(Nn_("Player {p} discards their hand ({n} card).",
-          "Player {p} discards their hand ({n} cards)."), "n"),
-    T(N_("Player {p} plays {card} on {char}."), subject="char"),
-    T(N_("Player {p} plays {card}.")),
-    T(N_("Player {p} lets it stand.")),
-    T(N_("Player {p} answers with {card}: {card2} is cancelled.")),
-    T(N_("{char} dies: {card}."), subject="char"),
-    T(N_("The game is over. Family Values: {scores}. Winner: {names}.")),
-    # Gloomier (R-H2, R-H5, R-H7)
-    T(N_("Player {p} chooses {card}."), subject="card"),
-    T(NG_("Guest {card} waits in the middle."), subject="card", gendered=True),
-    T(N_("Story {card} waits in the middle.")),
-    T(N_("{card} returns to the middle.")),
-    T(N_("Player {p} claims the Story {card} from player {q}.")),
-    T(N_("Player {p} claims the Story {card}.")),
-    T(N_("{card} follows {card2} from the middle to player {q}'s family.")),
-    T(N_("{card} follows {card2} from player {q}'s family to player {r}'s family.")),
-]
+from gloomtable.i18n.markers import N_, NG_
+from gloomtable.i18n.recognise import INT, Formatter, T, alternation, player_list
 
 ACTIONS = [
     T(N_("let it stand (no response)")),
@@ -116,6 +75,63 @@ CARD_TYPES = {"character": N_("Character"), "modifier": N_("Modifier"), "event":
               "untimely_death": N_("Untimely Death"), "guest": N_("Guest"), "story": N_("Story")}
 
 
+_FREE_PLAY_LABEL = {"any": "card", "untimely_death": "Untimely Death", "modifier": "modifier",
+                    "event": "event"}
+"""A free play's kind as the English line names it."""
+_FREE_PLAY_MSG = {"any": FREE_PLAY["card"], "untimely_death": FREE_PLAY["Untimely Death"],
+                  "modifier": FREE_PLAY["modifier"], "event": FREE_PLAY["event"]}
+
+
+class GloomVoice:
+    """How a Gloom game's events say their arguments in one language (see
+    ``i18n/events.py``): seats as people count, a Character or Guest by its bare name,
+    any other card as a quoted title in the form agreeing with the line's Character."""
+
+    def __init__(self, game: Any, tr: Translator) -> None:
+        self.tr = tr
+        self.english = tr.lang == "en"
+        self.texts = GloomTexts(game.deck, tr.lang) if game is not None else None
+        self.title = "{title}" if self.english else tr.gettext(TITLE)
+        self.landed: dict[int, str] = {}
+        """The gender of the Character each card was last told on, so a later line that
+        names the card alone (a cancellation, a Guest following it) keeps its form."""
+
+    def gender(self, value: Any) -> str | None:
+        return self.texts.gender(value) if self.texts is not None else None
+
+    def card(self, i: int, gender: str | None) -> str:
+        texts = self.texts
+        assert texts is not None, "a line naming a card needs the game's deck"
+        if texts.is_person(i):
+            return texts.name(i)
+        if gender is None:
+            gender = self.landed.get(i)
+        else:
+            self.landed[i] = gender
+        return self.title.format(title=texts.name(i, gender))
+
+    def value(self, kind: str, value: Any, gender: str | None) -> str:
+        tr = self.tr
+        if kind in ("p", "q", "r"):
+            return str(value + 1)
+        if kind == "n":
+            return str(value)
+        if kind == "card":
+            return self.card(value, gender)
+        if kind == "char":
+            return self.card(value, None)
+        if kind == "family":
+            assert self.texts is not None
+            return self.texts.family_name(self.texts.deck.families[value].id)
+        if kind == "freeplay":
+            return _FREE_PLAY_LABEL[value] if self.english else tr.gettext(_FREE_PLAY_MSG[value])
+        if kind == "scores":
+            return ", ".join(str(v) for v in value)
+        if kind == "names":
+            return ", ".join(tr.player(w) for w in value)
+        raise KeyError(f"a Gloom line has no placeholder kind {kind!r}")
+
+
 class GloomLocalizer:
     """Events, actions and the table of one Gloom game in one language."""
 
@@ -164,17 +180,13 @@ class GloomLocalizer:
             return texts.gender(index_of[m.group(1)]) if m else None
 
         kinds: dict[str, tuple[str, Callable[[str], str]]] = {
-            "p": (INT, str), "q": (INT, str), "r": (INT, str), "n": (INT, str),
+            "p": (INT, str),
             "card": (name_rx, shown), "char": (name_rx, shown),
             "cardx": (rf"(?:{name_rx})(?: \([^()]*\))?", described),
             "family": (alternation(fams), fams.__getitem__),
-            "freeplay": (alternation(FREE_PLAY), lambda v: tr.gettext(FREE_PLAY[v])),
-            "scores": (r"-?\d+(?:, -?\d+)*", str),
-            "names": (r"player \d+(?:, player \d+)*", player_list(tr)),
         }
         agree: dict[str, Callable[[str, str | None], str]] = {"card": shown, "cardx": described}
         self.decisions = DECISIONS
-        self.events = Formatter(tr, EVENTS, kinds, agree, gender_of)
         self.actions = Formatter(tr, ACTIONS, kinds, agree, gender_of)
         from gloomtable.i18n import narration_text as told
 

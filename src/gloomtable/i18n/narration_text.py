@@ -15,7 +15,7 @@ from typing import Any
 
 from gloomtable.bots import narration as bot
 from gloomtable.i18n.catalog import Translator
-from gloomtable.i18n.phrases import T, Template, alternation
+from gloomtable.i18n.recognise import T, Template, alternation
 
 MOODS = tuple(phrase for _, phrase in bot._MOOD)
 """The bots' moods (how a Character's Self-Worth reads), each a catalogue message."""

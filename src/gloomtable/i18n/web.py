@@ -8,8 +8,9 @@
 * :func:`request_language` picks a request's language: ``?lang=``, then the
   ``gloomtable_lang`` cookie the page's language switch sets, then Accept-Language.
 * :func:`localize_catalogue` and :func:`localize_state` put a table's card faces and
-  live messages (views, choices, log) into that language with the same card translation
-  files and formatters as the terminal; the engine still speaks English.
+  live messages (views, choices, bots' narration) into that language with the same card
+  translation files and formatters as the terminal. The log's events arrive rendered in
+  the connection's language from their messages (``server/table.py``).
 """
 
 from __future__ import annotations
@@ -107,6 +108,6 @@ def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, A
     msg["view"] = view = copy.deepcopy(message.get("view") or {})
     loc.impl.localize_view(view)  # each game's texts know its view (the registry's ``texts``)
     msg["choices"] = [{**c, "text": loc.action_text(c.get("text", ""))} for c in message.get("choices", [])]
-    msg["log"] = [{**e, "text": (loc.narration if e.get("kind") == "narration" else loc.text)(
-        e.get("text", ""))} for e in message.get("log", [])]
+    msg["log"] = [{**e, "text": loc.narration(e.get("text", ""))} if e.get("kind") == "narration" else e
+                  for e in message.get("log", [])]  # events come rendered (LogEntry.for_viewer)
     return msg

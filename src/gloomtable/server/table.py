@@ -26,6 +26,7 @@ from gloomtable.bots.base import Bot, RandomBot, bot_action
 from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game, registry
+from gloomtable.i18n.events import render as render_event
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
@@ -146,12 +147,13 @@ class LogEntry:
     """Who made the play: ``person``, ``bot`` (a bot's seat), ``stand_in`` (a bot for an
     absent person) or ``timeout`` (a bot when the turn timer ran out)."""
 
-    def for_viewer(self, viewer: int | None) -> dict[str, Any]:
+    def for_viewer(self, viewer: int | None, lang: str = "en") -> dict[str, Any]:
+        """The entry as ``viewer`` may see it; an event's line rendered in ``lang``."""
         if self.event is None:
             return {"i": self.index, "kind": "narration", "player": self.seat, "text": self.narration,
                     "actor": self.actor}
         ev = self.event.for_player(viewer)
-        out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": ev.text}
+        out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": render_event(ev, lang)}
         if ev.player is not None:
             out["player"] = ev.player
         return out
@@ -334,7 +336,7 @@ class LiveTable:
             "choices": choices(self.row.game, self.state, self.state.legal_actions()) if deciding else [],
             "deciding": None if self.over else self.state.current_player(),
             "seats": self.public_seats(), "deadline": self.deadline,
-            "log_start": start, "log": [e.for_viewer(seat) for e in self.entries[start:]],
+            "log_start": start, "log": [e.for_viewer(seat, conn.lang) for e in self.entries[start:]],
             "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
         }
         if self.lesson is not None and seat == LEARNER:

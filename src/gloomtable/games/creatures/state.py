@@ -28,6 +28,7 @@ import operator
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
+import gloomtable.games.creatures.messages as M
 from gloomtable.engine import (
     TERMINAL,
     DecisionKind,
@@ -78,19 +79,14 @@ _SIGN = ("-", "+")
 # The events of plays, passes and flips, built once: an Event is immutable, so
 # every game shares these instead of building ~one per action (docs/bench.md).
 _SEATS = range(MAX_PLAYERS)
-_PASS_EVENT = [Event("pass", f"Player {p + 1} passes", player=p) for p in _SEATS]
-_PLAY_EVENT = [[Event("play", f"Player {p + 1} plays {LABEL[card]}", player=p, card=card)
+_PASS_EVENT = [Event("pass", M.PASS, (p,), player=p) for p in _SEATS]
+_PLAY_EVENT = [[Event("play", M.PLAY, (p, card), player=p, card=card)
                 for card in range(NUM_CREATURES)] for p in _SEATS]
-_SAME_EVENT = [[Event("same_number",
-                      f"Same number: player {p + 1} flips a Machine or makes another player draw",
-                      player=p, card=card)
+_SAME_EVENT = [[Event("same_number", M.SAME_NUMBER, (p,), player=p, card=card)
                 for card in range(NUM_CREATURES)] for p in _SEATS]
-_FLIP_EVENT = [[[Event("flip", f"Player {p + 1} flips the {COLOUR_KEYS[c]} Machine to {side}",
-                       player=p, amount=c)
-                 for side in ("- Minimalizer", "+ Growing Machine")]
+_FLIP_EVENT = [[[Event("flip", M.FLIP, (p, c, side), player=p, amount=c) for side in (0, 1)]
                 for c in range(NUM_COLOURS)] for p in _SEATS]
-_OUT_EVENT = [Event("out", f"Player {p + 1} has played their last card: "
-                    "every other player takes one final turn", player=p) for p in _SEATS]
+_OUT_EVENT = [Event("out", M.OUT, (p,), player=p) for p in _SEATS]
 
 
 class CreaturesState:
@@ -297,11 +293,8 @@ class CreaturesState:
             target = a - DRAW_BASE
             card = self.reserve.pop()
             insort(self.hands[target], card)
-            events = [Event(
-                "draw", f"Player {target + 1} draws {LABEL[card]} from the Reserve",
-                player=p, target=target, card=card, private_to=target,
-                public_text=f"Player {p + 1} makes player {target + 1} draw from the Reserve",
-            )]
+            events = [Event("draw", M.DRAW, (target, card), player=p, target=target, card=card,
+                            private_to=target, public_msg=M.DRAW_HIDDEN, public_args=(p, target))]
         self._end_turn(p, events)
         return events
 
@@ -315,13 +308,13 @@ class CreaturesState:
                 self.final_left = n - 1
                 events.append(_OUT_EVENT[p])
             elif self.passes >= n:
-                self._end_round(events, "every player in a row has passed")
+                self._end_round(events, "passed")
                 self._check_cap(events)
                 return
         else:
             self.final_left -= 1
             if self.final_left == 0:
-                self._end_round(events, "the final turns are over")
+                self._end_round(events, "final")
                 self._check_cap(events)
                 return
         self.current = (p + 1) % n
@@ -339,28 +332,24 @@ class CreaturesState:
                 self.totals[q] = max(0, self.totals[q] - 3)
                 scores.append(-3)
         self.round_scores.append(scores)
-        shown = ", ".join(f"player {q + 1}: {s:+d} (total {t})"
-                          for q, (s, t) in enumerate(zip(scores, self.totals, strict=True)))
-        events.append(Event("round_end", f"Round {self.round + 1} ends ({why}). {shown}"))
+        shown = (tuple(scores), tuple(self.totals))
+        events.append(Event("round_end", M.ROUND_END, (self.round + 1, why, shown)))
         self.round += 1
         if self.round >= self.game.num_rounds:
             self.over = True
             res = self.result()
-            who = " and ".join(f"player {w + 1}" for w in res.winners)
-            events.append(Event("game_end", f"Game over: {who} with {min(self.totals)} "
-                                "penalty points"))
+            events.append(Event("game_end", M.GAME_END, (res.winners, min(self.totals))))
             return
         self.start_player = (self.start_player + 1) % self.game.players
         self._deal()
-        events.append(Event("round_start", f"Round {self.round + 1}: player "
-                            f"{self.start_player + 1} starts", player=self.start_player))
+        events.append(Event("round_start", M.ROUND_START, (self.round + 1, self.start_player),
+                            player=self.start_player))
 
     def _check_cap(self, events: list[Event]) -> None:
         if not self.over and self.turns >= self.game.turn_cap:
             self.over = True
             self.capped = True
-            events.append(Event("capped", f"The game stops at the safety cap of "
-                                f"{self.game.turn_cap} turns; round {self.round + 1} is not scored"))
+            events.append(Event("capped", M.CAPPED, (self.game.turn_cap, self.round + 1)))
 
     # ---------------------------------------------------------------- results
     def result(self) -> Result:

@@ -65,8 +65,8 @@ FOLLOW = "_follow"
 # a NamedTuple's own __new__ is one more Python call, and every action makes several.
 # Each is built with every field, in the order these checks pin down.
 new = tuple.__new__
-assert Event._fields == ("kind", "text", "player", "card", "target", "amount", "private_to",
-                         "public_text")
+assert Event._fields == ("kind", "msg", "args", "player", "card", "target", "amount", "private_to",
+                         "public_msg", "public_args", "game")
 assert Task._fields == ("step", "ctx", "param", "data", "sub")
 assert Ctx._fields == ("resolver", "card", "target", "icons_at_play")
 assert Decision._fields == ("player", "kind", "options", "task")

@@ -11,9 +11,10 @@ the Guests that joined it). The rules by section live beside this module; the st
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from gloomtable.engine import DecisionKind, Event, Rng
+import gloomtable.games.gloom.messages as M
+from gloomtable.engine import DecisionKind, Event, Msg, Rng
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import Card, CardType, Step, Visible
 from gloomtable.games.gloom.seen import Seen
@@ -27,10 +28,10 @@ _MODIFIER = CardType.MODIFIER  # (an enum member read off its class is a slow lo
 
 
 @lru_cache(maxsize=4096)
-def _draw_event(p: int, c: int, name: str) -> Event:
-    """Player ``p`` draws card ``c`` (named ``name``): the card only for ``p``'s eyes."""
-    return Event("draw", f"Player {p + 1} draws {name}.", p, c, private_to=p,
-                 public_text=f"Player {p + 1} draws a card.")
+def _draw_event(p: int, c: int, game: object) -> Event:
+    """Player ``p`` draws card ``c``: the card only for ``p``'s eyes."""
+    return Event("draw", M.DRAW, (p, c), p, c, private_to=p, public_msg=M.DRAW_HIDDEN,
+                 public_args=(p,), game=game)
 
 
 class Board:
@@ -216,11 +217,13 @@ class Board:
 
     # --- news and questions ------------------------------------------------------
 
-    def emit(self, kind: str, text: str, player: int | None = None, card: int | None = None,
-             target: int | None = None, amount: int | None = None, private_to: int | None = None,
-             public_text: str | None = None) -> None:
-        self.events.append(new(Event, (kind, text, player, card, target, amount, private_to,
-                                       public_text)))
+    def emit(self, kind: str, msg: Msg, args: tuple[Any, ...] = (), player: int | None = None,
+             card: int | None = None, target: int | None = None, amount: int | None = None,
+             private_to: int | None = None, public_msg: Msg | None = None,
+             public_args: tuple[Any, ...] = ()) -> None:
+        """Tell what happened: a message and its arguments (no text is made here)."""
+        self.events.append(new(Event, (kind, msg, args, player, card, target, amount, private_to,
+                                       public_msg, public_args, self.game)))
 
     def ask(self, player: int, kind: DecisionKind, options: list[int], task: Task) -> None:
         self.decision = Decision(player, kind, tuple(options), task)
@@ -236,7 +239,7 @@ class Board:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
         out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
         drawn = 0
-        hand, events, cards = self.hands[p], self.events, self.cards
+        hand, events, game = self.hands[p], self.events, self.game
         for _ in range(n):
             if not self.draw_pile:
                 if not self.discard:
@@ -244,63 +247,59 @@ class Board:
                 self.draw_pile = self.discard
                 self.discard = []
                 self.rng.shuffle(self.draw_pile)
-                self.emit("reshuffle", "The discard pile is shuffled into a new draw pile.")
+                self.emit("reshuffle", M.RESHUFFLE)
             c = self.draw_pile.pop()
             hand.append(c)
             drawn += 1
-            events.append(_draw_event(p, c, cards[c].name))
+            events.append(_draw_event(p, c, game))
         return drawn
 
     def discard_from_hand(self, p: int, c: int) -> None:
         self.hands[p].remove(c)
         self.discard.append(c)
-        self.emit("discard", f"Player {p + 1} discards {self.name(c)}.", player=p, card=c)
+        self.emit("discard", M.DISCARD, (p, c), player=p, card=c)
 
     def grant_free_play(self, kind: str) -> None:
         self.free_plays.append(kind)
-        label = {"any": "card", "untimely_death": "Untimely Death"}.get(kind, kind)
-        self.emit("free_play", f"Player {self.turn_player + 1} gains a free play "
-                  f"({label}).", player=self.turn_player)
+        self.emit("free_play", M.FREE_PLAY, (self.turn_player, kind), player=self.turn_player)
 
     def move_top_modifier(self, src: int, dst: int, by: int) -> None:
         m = self.lift_top(src)
         self.lay(dst, m)
-        self.emit("move", f"{self.name(m)} moves from {self.name(src)} to {self.name(dst)}.",
+        self.emit("move", M.MOVE, (m, src, dst),
                   player=by, card=m, target=dst)
 
     def return_top_modifier(self, char: int, to: int, by: int) -> None:
         m = self.lift_top(char)
         self.hands[to].append(m)
-        self.emit("return", f"{self.name(m)} leaves {self.name(char)} for player "
-                  f"{to + 1}'s hand.", player=by, card=m, target=char)
+        self.emit("return", M.RETURN, (m, char, to), player=by, card=m, target=char)
 
     def remove_top_modifier(self, char: int, by: int) -> None:
         m = self.lift_top(char)
         self.discard.append(m)
-        self.emit("remove", f"{self.name(m)} is stripped from {self.name(char)}.",
+        self.emit("remove", M.REMOVE, (m, char),
                   player=by, card=m, target=char)
 
     def revive(self, char: int, by: int) -> None:
         death = self.lift_top(char)
         self.discard.append(death)
-        self.emit("revive", f"{self.name(char)} returns from the grave.", player=by,
+        self.emit("revive", M.REVIVE, (char,), player=by,
                   card=death, target=char)
 
     def steal(self, p: int, victim: int, n: int) -> None:
         for _ in range(min(n, len(self.hands[victim]))):
             c = self.hands[victim].pop(self.rng.below(len(self.hands[victim])))
             self.hands[p].append(c)
-            self.emit("steal", f"Player {p + 1} takes {self.name(c)} from player {victim + 1}.",
-                      player=p, card=c, target=victim, private_to=p,
-                      public_text=f"Player {p + 1} takes a card from player {victim + 1}.")
+            self.emit("steal", M.STEAL, (p, c, victim), player=p, card=c, target=victim,
+                      private_to=p, public_msg=M.STEAL_HIDDEN, public_args=(p, victim))
 
     def swap_hands(self, p: int, q: int) -> None:
         self.hands[p], self.hands[q] = self.hands[q], self.hands[p]
-        self.emit("swap", f"Players {p + 1} and {q + 1} swap hands.", player=p, target=q)
+        self.emit("swap", M.SWAP, (p, q), player=p, target=q)
 
     def skip_next_turn(self, p: int, by: int) -> None:
         self.skips[p] += 1
-        self.emit("skip", f"Player {p + 1} will skip their next turn.", player=by, target=p)
+        self.emit("skip", M.SKIP, (p,), player=by, target=p)
 
     # --- the only ways to change a stack (they keep ``seen`` true) -----------------
 

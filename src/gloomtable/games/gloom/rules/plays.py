@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
 from gloomtable.games.gloom.cards import CardType, Visible
@@ -42,13 +43,13 @@ BOTH_USED = "both plays are used; only a matching free play or pass remains (R-G
 DEATH_FIRST = "an Untimely Death may only be the first play of a turn (R-G11)"
 NOT_A_PLAY = "that is not a play here"
 
-_PASS_EVENTS = tuple(Event("pass", f"Player {p + 1} passes.", p) for p in range(MAX_PLAYERS))
+_PASS_EVENTS = tuple(Event("pass", M.PASS, (p,), p) for p in range(MAX_PLAYERS))
 
 
 @lru_cache(maxsize=16384)
-def _play_event(p: int, c: int, name: str, target: int, target_name: str) -> Event:
+def _play_event(p: int, c: int, target: int, game: object) -> Event:
     """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
-    return Event("play", f"Player {p + 1} plays {name} on {target_name}.", p, c, target)
+    return Event("play", M.PLAY_ON, (p, c, target), p, c, target, game=game)
 
 
 # --- the rule ---------------------------------------------------------------------
@@ -263,13 +264,12 @@ def play(s: Board, action: int) -> None:
             s.events.append(_PASS_EVENTS[p])
         else:
             s.free_plays = []
-            s.emit("pass", f"Player {p + 1} forgoes their free plays.", player=p)
+            s.emit("pass", M.FORGO, (p,), player=p)
         return
     if kind is _DISCARD_HAND:
         s.counted_used += 1
         s.discard.extend(s.hands[p])
-        s.emit("discard_hand", f"Player {p + 1} discards their hand "
-               f"({len(s.hands[p])} cards).", player=p, amount=len(s.hands[p]))
+        s.emit("discard_hand", M.DISCARD_HAND, (p, len(s.hands[p])), player=p, amount=len(s.hands[p]))
         s.hands[p] = []
         return
     if kind is _DISCARD_ONE:
@@ -292,10 +292,10 @@ def play(s: Board, action: int) -> None:
         icons = s.visible_of(target).icons
         # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
         resolver = s.controller[target]
-        s.events.append(_play_event(p, c, card.name, target, s.cards[target].name))
+        s.events.append(_play_event(p, c, target, s.game))
     else:
         target, icons, resolver = -1, (), p
-        s.emit("play", f"Player {p + 1} plays {card.name}.", player=p, card=c)
+        s.emit("play", M.PLAY, (p, c), player=p, card=c)
     ctx = new(Ctx, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))

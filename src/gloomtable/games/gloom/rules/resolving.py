@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.effects import PRIMITIVES
 from gloomtable.games.gloom.rules.board import Board
@@ -52,7 +53,7 @@ def finish_play(s: Board, task: Task) -> None:
         s.lay(target, c)
         if card.type is _DEATH:
             owner = s.controller[target]
-            s.emit("death", f"{s.name(target)} dies: {card.name}.",
+            s.emit("death", M.DEATH, (target, c),
                    card=c, target=target, player=owner if owner >= 0 else None)
             if check_end(s):
                 return

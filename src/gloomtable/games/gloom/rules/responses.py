@@ -9,6 +9,7 @@ lone 'pass' themselves.
 
 from __future__ import annotations
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.rules.board import Board
@@ -18,7 +19,7 @@ PASS = Codec.PASS  # (a class attribute read through an instance is slow)
 _LET_IT_STAND = (PASS,)
 """The options of a player asked to respond with no answer in hand."""
 
-_LET_STAND_EVENTS = tuple(Event("respond_pass", f"Player {p + 1} lets it stand.", p)
+_LET_STAND_EVENTS = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
                           for p in range(MAX_PLAYERS))
 
 
@@ -66,5 +67,4 @@ def respond(s: Board, d: Decision, action: int) -> None:
     s.hands[p].remove(c)
     s.discard.append(c)
     s.cancelled = True
-    s.emit("response", f"Player {p + 1} answers with {s.name(c)}: "
-           f"{s.name(ctx.card)} is cancelled.", player=p, card=c, target=ctx.card)
+    s.emit("response", M.RESPONSE, (p, c, ctx.card), player=p, card=c, target=ctx.card)

@@ -10,6 +10,7 @@ fewer living Characters), R-H3 (only the chosen Characters end the game), R-H9
 
 from __future__ import annotations
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.engine import TERMINAL, GameNotOverError, Result
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import OVER, Decision
@@ -57,6 +58,4 @@ def end_game(s: Board) -> None:
     s.limbo.clear()
     s.decision = Decision(TERMINAL, OVER)
     res = result(s)
-    names = ", ".join(f"player {w + 1}" for w in res.winners)
-    s.emit("game_over", f"The game is over. Family Values: "
-           f"{', '.join(str(x) for x in res.scores)}. Winner: {names}.")
+    s.emit("game_over", M.GAME_OVER, (res.scores, res.winners))

@@ -10,6 +10,7 @@ Characters one at a time and reverse sides go to the middle as Guests and Storie
 
 from __future__ import annotations
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.turn import begin_turn
@@ -61,7 +62,7 @@ def choose_family(s: Board, p: int, f: int) -> None:
         c = by_key[key]
         s.families[p].append(c)
         s.put_stack(c, p)
-    s.emit("family", f"Player {p + 1} takes the family {fam.name}.", player=p)
+    s.emit("family", M.FAMILY, (p, f), player=p)
     choosers = family_choosers(s)
     nxt = (p + 1) % s.n
     if nxt in choosers and any(s.families[q] == [] for q in choosers):
@@ -87,7 +88,7 @@ def set_aside(s: Board, p: int, c: int) -> None:
     s.families[p].remove(c)
     s.drop_stack(c)
     s.out_of_game.append(c)
-    s.emit("set_aside", f"Player {p + 1} sets {s.name(c)} aside.", player=p, card=c)
+    s.emit("set_aside", M.SET_ASIDE, (p, c), player=p, card=c)
     choosers = family_choosers(s)
     i = choosers.index(p)
     if i + 1 < len(choosers):
@@ -102,8 +103,7 @@ def set_aside(s: Board, p: int, c: int) -> None:
                 s.out_of_game.remove(c2)
                 s.families[last].append(c2)
                 s.put_stack(c2, last)
-        s.emit("family", f"Player {last + 1} takes the set-aside Characters as "
-               "their family.", player=last)
+        s.emit("family", M.SET_ASIDE_FAMILY, (last,), player=last)
     begin_turn(s, s.first_player)
 
 
@@ -127,7 +127,7 @@ def draft(s: Board, p: int, c: int) -> None:
     ``stories_guests`` reverse sides of the unchosen, at random, go to the middle."""
     s.families[p].append(c)
     s.put_stack(c, p)
-    s.emit("choose", f"Player {p + 1} chooses {s.name(c)}.", player=p, card=c)
+    s.emit("choose", M.CHOOSE, (p, c), player=p, card=c)
     picks = sum(len(f) for f in s.families)
     if picks < s.n * s.game.config.draft_size:
         nxt = s.turn_order_from(s.first_player)[picks % s.n]
@@ -144,6 +144,6 @@ def draft(s: Board, p: int, c: int) -> None:
             s.put_stack(b, UNCONTROLLED)
         else:
             s.stories[b] = UNCONTROLLED
-        s.emit("middle", f"{s.cards[b].type.value.title()} {s.name(b)} waits in "
-               "the middle.", card=b)
+        s.emit("middle", M.STORY_WAITS if s.cards[b].type is CardType.STORY else M.GUEST_WAITS,
+               (b,), card=b)
     begin_turn(s, s.first_player)

@@ -9,6 +9,7 @@ R-H8 and R-H9 (see :mod:`lasting` and :mod:`scoring`).
 
 from __future__ import annotations
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import UNCONTROLLED, Ctx, Task
 
@@ -48,11 +49,12 @@ def claim(s: Board, p: int, story: int) -> None:
     old = s.story_of(p)
     if old >= 0:
         s.stories[old] = UNCONTROLLED
-        s.emit("story_returned", f"{s.name(old)} returns to the middle.", player=p, card=old)
+        s.emit("story_returned", M.STORY_RETURNED, (old,), player=p, card=old)
     s.stories[story] = p
-    frm = f" from player {owner + 1}" if owner >= 0 else ""
-    s.emit("claim", f"Player {p + 1} claims the Story {s.name(story)}{frm}.",
-           player=p, card=story)
+    if owner >= 0:
+        s.emit("claim", M.CLAIM_FROM, (p, story, owner), player=p, card=story)
+    else:
+        s.emit("claim", M.CLAIM, (p, story), player=p, card=story)
     if not s.game.beginner:
         for effect in s.cards[story].effects_when("immediate"):
             s.push_steps(Ctx(p, story, -1, ()), effect.steps)
@@ -78,7 +80,10 @@ def follow(s: Board, task: Task) -> None:
             if any(st.name == "follows" and st.param.triggered_by(card) for st in effect.steps):
                 old = s.controller[g]
                 s.controller[g] = dest
-                frm = "the middle" if old < 0 else f"player {old + 1}'s family"
-                s.emit("follow", f"{s.name(g)} follows {card.name} from {frm} to "
-                       f"player {dest + 1}'s family.", player=dest, card=g, target=ctx.target)
+                if old < 0:
+                    s.emit("follow", M.FOLLOW_FROM_MIDDLE, (g, ctx.card, dest), player=dest,
+                           card=g, target=ctx.target)
+                else:
+                    s.emit("follow", M.FOLLOW, (g, ctx.card, old, dest), player=dest, card=g,
+                           target=ctx.target)
                 break

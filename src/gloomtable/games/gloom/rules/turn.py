@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.lasting import held_steps
@@ -22,7 +23,7 @@ BASE_DRAW_LIMIT = 5  # R-G14
 @lru_cache(maxsize=4096)
 def _turn_event(turn: int, p: int) -> Event:
     """Turn ``turn`` begins: player ``p`` plays."""
-    return Event("turn", f"Turn {turn}: player {p + 1} plays.", p)
+    return Event("turn", M.TURN, (turn, p), p)
 
 
 def draw_limit(s: Board, p: int) -> int:
@@ -47,8 +48,7 @@ def begin_turn(s: Board, p: int) -> None:
     while True:
         if cap and s.turn >= cap:
             s.capped = True
-            s.emit("cap", f"The table's cap of {cap} turns is "
-                   "reached: the game ends and is scored as it stands.")
+            s.emit("cap", M.CAP, (cap,))
             end_game(s)
             return
         s.turn += 1
@@ -57,7 +57,7 @@ def begin_turn(s: Board, p: int) -> None:
         s.free_plays = []
         if s.skips[p]:
             s.skips[p] -= 1
-            s.emit("skipped", f"Player {p + 1} skips this turn.", player=p)
+            s.emit("skipped", M.SKIPPED, (p,), player=p)
             p = (p + 1) % s.n
             continue
         s.events.append(_turn_event(s.turn, p))

@@ -1,13 +1,11 @@
-"""The client-side formatter: the engine's English event and action texts, in any language.
+"""Recognising the English texts that are still stored or offered as text: the choices'
+texts (``action_to_string``) and bots' narration lines kept in records.
 
-**Decision:** the engine keeps speaking English (records, golden files and logs stay
-stable and language-free). Every text shape the engines produce is listed here once as
-a template, e.g. ``"Player {p} draws {card}."``; that template is both the regex that
-recognises the engine's line and the gettext msgid of its translation. Placeholders are
-re-rendered in the reader's language (card and family names from the deck's translation
-files, "player 3" lists, colours, Machine sides). A line no template matches is shown
-in English; ``tests/test_i18n_phrases.py`` plays whole games in every language and fails
-if any line or action of the shipped games falls through.
+Events never come here: they are messages with typed arguments, rendered by
+``gloomtable.i18n.events``. An action text or a stored bot line is matched against its
+template (the template is also the gettext msgid of its translation) and its
+placeholders are re-rendered in the reader's language. A text no template matches is
+shown as it is.
 """
 
 from __future__ import annotations
@@ -17,33 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from gloomtable.i18n.catalog import Translator
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it here."""
-    return message
-
-
-def Nn_(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a plural pair for extraction (babel keyword ``Nn_:1,2``)."""
-    return singular, plural
-
-
-GENDERS = ("feminine", "masculine", "plural")
-"""Grammatical genders of Characters (deck data). Masculine is the catalogue's plain
-entry; ``feminine`` and ``plural`` are message contexts (``msgctxt``) of gendered lines."""
-
-GENDER_CONTEXTS = ("feminine", "plural")
-
-
-GENDERED: set[str] = set()
-"""Every message marked with :func:`NG_` (filled as modules load; read by extraction)."""
-
-
-def NG_(message: str) -> str:
-    """Mark a gendered message: extraction adds its ``feminine`` and ``plural`` contexts."""
-    GENDERED.add(message)
-    return message
+from gloomtable.i18n.markers import GENDER_CONTEXTS
 
 
 @dataclass(frozen=True)
