@@ -136,3 +136,27 @@ def test_events_pickle_to_the_same_messages() -> None:
         back = pickle.loads(pickle.dumps(ev))
         assert back.msg is ev.msg and back.args == ev.args
     assert pickle.loads(pickle.dumps(GM.DRAW)) is GM.DRAW
+
+
+def test_a_chronicle_as_json_carries_lines_not_events() -> None:
+    """A told chronicle travels without the events it was told from (the server makes
+    it in a worker process and sends it back pickled; the page gets it as JSON)."""
+    import json
+    import pickle
+
+    from gloomtable.designer.chronicle import build_chronicle
+    from gloomtable.engine.record import GameRecord
+
+    game = make_game("gloom", {"players": 3})
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    actions = []
+    while not state.is_over():
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply(actions[-1])
+    for lang in LANGUAGES:
+        chronicle = build_chronicle(GameRecord.of(game, 5, actions), lang=lang)
+        data = json.loads(json.dumps(chronicle.to_dict()))
+        lines = [ln for t in data["tales"] for ln in t["lines"]] + data["table"]
+        assert lines and all("event" not in ln and ln["text"] for ln in lines)
+        assert pickle.loads(pickle.dumps(chronicle)).to_dict() == chronicle.to_dict()

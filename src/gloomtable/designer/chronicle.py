@@ -57,7 +57,8 @@ class Line:
     cancelled_seat: int | None = None
     cancelled_card: str | None = None
     event: Event | None = field(default=None, repr=False, compare=False)
-    """What the line tells, as the engine told it: retold in the reader's language."""
+    """What the line tells, as the engine told it, while the chronicle is being told (to
+    retell it in the reader's language); ``None`` once it is told."""
 
 
 @dataclass
@@ -110,9 +111,13 @@ class Chronicle:
         return [t for t in self.tales if t.player == player]
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the told lines (a told chronicle keeps no events)."""
         from dataclasses import asdict
 
-        return asdict(self)
+        out = asdict(self)
+        for ln in [x for t in out["tales"] for x in t["lines"]] + out["table"]:
+            del ln["event"]
+        return out
 
 
 class ChronicleError(GloomtableError, ValueError):
@@ -228,7 +233,10 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     seats = [_seat(seat_names, p) for p in range(n)]
     chron = Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
                       fam_names, ordered, table, seats)
-    return chron if lang == "en" else _told_in(chron, game, lang)
+    told = chron if lang == "en" else _told_in(chron, game, lang)
+    for ln in [x for t in told.tales for x in t.lines] + told.table:
+        ln.event = None  # told: a chronicle travels (pickled, as JSON) without its game
+    return told
 
 
 def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
