@@ -271,3 +271,32 @@ def test_the_cookie_is_secure_over_tls_behind_a_trusted_proxy(tmp_path: Path) ->
         assert "; secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
         plain = httpx.post(srv.url + "/api/account/signin", json={"name": "tls_user", "password": PASSWORD})
         assert "secure" not in plain.headers["set-cookie"].lower()
+
+
+def test_two_processes_share_accounts_sessions_and_seats(tmp_path: Path) -> None:
+    """On one PostgreSQL: signed up through one process, signed in on the other; the
+    table made through the first is in "My games" and its seat is taken through the second."""
+    from pg_support import fresh_schema
+
+    with fresh_schema() as url, ServerProcess(url, log=tmp_path / "a.log") as one, \
+            ServerProcess(url, log=tmp_path / "b.log") as two:
+        a = client(one)
+        csrf = sign_up(a, "june")
+        table = a.post("/api/tables", json={"seats": [{"kind": "person"}, {"kind": "person"}]},
+                       headers={"X-CSRF-Token": csrf}).json()
+        same = client(two, cookies={"gloom_session": a.cookies["gloom_session"]})
+        assert same.get("/api/account").json()["name"] == "june"
+        b = client(two)
+        r = sign_in(b, "june")
+        assert r.status_code == 200, r.text
+        assert [g["table"] for g in b.get("/api/account/games").json()["games"]] == [table["id"]]
+        seat = b.post(f"/api/account/games/{table['id']}/seat", headers={"X-CSRF-Token": r.json()["csrf"]})
+        assert seat.json()["token"] == table["invites"][0]["token"]
+        with open_ws(two, table, seat.json()["token"]) as ws:
+            assert next_state(ws)["seat"] == 0
+        session = b.cookies["gloom_session"]
+        assert client(one, cookies={"gloom_session": session}).get("/api/account").json()["signed_in"]
+        assert b.post("/api/account/signout", headers={"X-CSRF-Token": r.json()["csrf"]}).status_code == 200
+        # signed out through one process: that session is gone on the other too
+        assert client(one, cookies={"gloom_session": session}).get("/api/account").json() == \
+            {"signed_in": False}
