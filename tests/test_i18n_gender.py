@@ -47,3 +47,22 @@ def test_an_unknown_gender_is_refused_with_its_place(tmp_path: Path) -> None:
     with pytest.raises(DeckError) as info:
         load_deck(_deck_without_genders(tmp_path, 'gender = "neuter"\n'))
     assert "gender" in str(info.value)
+
+
+@pytest.mark.parametrize(("lang", "woman", "man"), [("es", "(Invitada)", "(Invitado)"),
+                                                    ("ru", "(Гостья)", "(Гость)")])
+def test_a_guests_mark_agrees_with_the_guest(lang: str, woman: str, man: str) -> None:
+    """Issue 32: a woman Guest on the terminal table was marked "(Invitado)" / "(Гость)"."""
+    from gloomtable.games import make_game
+    from gloomtable.i18n.catalog import translator
+    from gloomtable.i18n.gloom_text import GloomLocalizer
+
+    game = make_game("gloomier", {"players": 3})
+    loc = GloomLocalizer(game, translator(lang))
+    guests = [c for c in game.deck.cards if c.type.value == "guest"]
+    for gender, mark in (("feminine", woman), ("masculine", man)):
+        card = next(c for c in guests if c.gender == gender)
+        line = loc._character_lines({"card": card.index, "guest": True, "dead": False, "icons": [],
+                                     "self_worth": 0, "points": [None, None, None], "stack": [card.index],
+                                     "live_effects": []})  # type: ignore[typeddict-item]
+        assert mark in line, line

@@ -64,6 +64,9 @@ DECISIONS: dict[str, str] = {
 
 MIDDLE = N_("in the middle")
 
+GUEST_MARK = NG_(" (Guest)")
+"""The terminal table's mark after a Guest's name; it agrees with the Guest's gender."""
+
 DEAD = NG_("dead")
 """The page's mark on a dead Character; it agrees with the Character's gender."""
 
@@ -262,7 +265,8 @@ class GloomLocalizer:
         _, texts = self.tr.gettext, self.texts
         mark = "☠ " if ch["dead"] else "  "
         icons = ", ".join(self.icon(i) for i in ch["icons"])
-        name = texts.name(ch["card"]) + (_(" (Guest)") if ch.get("guest") else "")
+        mark = self.tr.gendered(texts.gender(ch["card"]), GUEST_MARK) if ch.get("guest") else ""
+        name = texts.name(ch["card"]) + mark
         out = [" {mark}{name:<32} {sw}  {pts}  {icons}".format(
             mark=mark, name=name, sw=_("Self-Worth {n}").format(n=f"{ch['self_worth']:+4d}"),
             pts=_("points {slots}").format(slots=self._slots(ch["points"], True)),
