@@ -160,3 +160,20 @@ def test_a_chronicle_as_json_carries_lines_not_events() -> None:
         lines = [ln for t in data["tales"] for ln in t["lines"]] + data["table"]
         assert lines and all("event" not in ln and ln["text"] for ln in lines)
         assert pickle.loads(pickle.dumps(chronicle)).to_dict() == chronicle.to_dict()
+
+
+def test_english_narration_of_twins_is_plural() -> None:
+    """Issue 32: "Percival and Prudence was buried": a deed told of a plural Character
+    says "were", and other languages still recognise the stored line."""
+    from gloomtable.bots.narration import _deed
+    from gloomtable.i18n.client import localizer_for
+
+    assert _deed("Was Pursued by Geese", "plural") == "were pursued by geese"
+    assert _deed("Was Pursued by Geese", "feminine") == "was pursued by geese"
+    assert _deed("Fell Down a Well", "plural") == "fell down a well"
+    game = make_game("gloom", {"players": 3})
+    loc = localizer_for(game, "es")
+    deed = loc.impl.narration.kinds["deed"][0]
+    import re
+
+    assert re.fullmatch(deed, "were pursued by geese") and re.fullmatch(deed, "was pursued by geese")

@@ -133,7 +133,7 @@ def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
     worth = int(ch["self_worth"]) if ch else 0
     mood = _mood(worth)
     fields = {"card": card.name, "char": char_name, "mood": mood, "mood_cap": mood[:1].upper() + mood[1:],
-              "actor": actor, "deed": _deed(card.name)}
+              "actor": actor, "deed": _deed(card.name, getattr(cards[dec.target], "gender", None))}
     dec_view = view["decision"]
     me = view["viewer"] if dec_view is None else dec_view["player"]
     own = ch is not None and ch["controller"] == me
@@ -150,9 +150,13 @@ def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
     return _pick(rng, "other", **fields)
 
 
-def _deed(name: str) -> str:
-    """A card's name as the end of a sentence: "Was Pursued by Geese" -> "was pursued by geese"."""
-    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in name.split())
+def _deed(name: str, gender: str | None = None) -> str:
+    """A card's name as the end of a sentence: "Was Pursued by Geese" -> "was pursued by
+    geese", and "were ..." for a Character of ``plural`` gender (twins)."""
+    words = [w if w.isupper() and len(w) > 1 else w.lower() for w in name.split()]
+    if gender == "plural" and words[:1] == ["was"]:
+        words[0] = "were"
+    return " ".join(words)
 
 
 def _pick(rng: Rng, key: str, **fields: str) -> str:

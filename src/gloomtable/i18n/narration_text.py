@@ -56,7 +56,7 @@ def mood_kinds(tr: Translator) -> dict[str, tuple[str, Callable[[str], str]]]:
 
 def deed_kind(deck: Any, texts: Any) -> tuple[str, Callable[[str, str | None], str]]:
     """A card's name as the end of a sentence, in the form agreeing with the Character."""
-    index_of = {bot._deed(c.name): c.index for c in deck.cards}
+    index_of = {bot._deed(c.name, g): c.index for c in deck.cards for g in ("plural", None)}
 
     def convert(value: str, gender: str | None = None) -> str:
         name = str(texts.name(index_of[value], gender))
