@@ -177,3 +177,12 @@ def test_english_narration_of_twins_is_plural() -> None:
     import re
 
     assert re.fullmatch(deed, "were pursued by geese") and re.fullmatch(deed, "was pursued by geese")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "Las locas criaturas"), ("ru", "Безумных тварей")])
+def test_the_lesson_title_names_the_game_as_the_lobby_does(lang: str, words: str) -> None:
+    """The Crazy Creatures lesson said "Crazy Creatures" where the lobby says its name."""
+    from gloomtable.i18n.catalog import translator
+
+    title = translator(lang).gettext("Learn to play Crazy Creatures")
+    assert words in title and "Crazy" not in title
