@@ -170,3 +170,18 @@ def test_rules_reference_in_each_language(lang: str, text: str) -> None:
 
     assert text in rules_text("gloom", lang)
     assert rules_text("creatures", lang).startswith("# ")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", "Cuántas partidas simular"),
+                                            ("ru", "Сколько партий сыграть")])
+def test_the_balance_commands_help_is_translated(lang: str, words: str) -> None:
+    """Issue 32: `gloom --lang es balance --help` was English."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "gloomtable.cli.main", "--lang", lang, "balance", "--help"],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    assert words in out.stdout
+    for english in ("How many games", "Simulate a deck", "Write the HTML report", "Print the figures"):
+        assert english not in out.stdout, english

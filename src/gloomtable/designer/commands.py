@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
 from gloomtable.engine import GloomtableError
+from gloomtable.i18n.cli_language import _
 
 err = Console(stderr=True, soft_wrap=True)
 
@@ -78,16 +79,16 @@ def deck_gallery(
 
 def balance(
     paths: Annotated[list[str], typer.Argument(
-        help="Deck files or shipped set names, mixed into one deck (R-H10).")],
-    players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
-    games: Annotated[int, typer.Option(help="How many games to simulate.", min=1)] = 200,
-    bots: Annotated[str, typer.Option(help="Bot level, or one per seat separated by commas.")] = "random",
-    workers: Annotated[int | None, typer.Option(help="Processes (default: every core).", min=1)] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
-    cap: Annotated[int | None, typer.Option(help="Safety cap on turns per game.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    records: Annotated[Path | None, typer.Option(help="Also save every game's record here.")] = None,
+        help=_("Deck files or shipped set names, mixed into one deck (R-H10)."))],
+    players: Annotated[int, typer.Option(help=_("Seats at the table."))] = 4,
+    games: Annotated[int, typer.Option(help=_("How many games to simulate."), min=1)] = 200,
+    bots: Annotated[str, typer.Option(help=_("Bot level, or one per seat separated by commas."))] = "random",
+    workers: Annotated[int | None, typer.Option(help=_("Processes (default: every core)."), min=1)] = None,
+    seed: Annotated[int, typer.Option(help=_("Seed of the whole run."))] = 1,
+    cap: Annotated[int | None, typer.Option(help=_("Safety cap on turns per game."))] = None,
+    out: Annotated[Path | None, typer.Option(help=_("Write the HTML report here."))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print the figures as JSON."))] = False,
+    records: Annotated[Path | None, typer.Option(help=_("Also save every game's record here."))] = None,
 ) -> None:
     """Simulate a deck on every core; report its balance as HTML charts and JSON."""
     from gloomtable.designer.balance import deck_of, figures, run_balance
@@ -268,4 +269,5 @@ def register(app: typer.Typer, deck_app: typer.Typer) -> None:
     """Add the designer commands to the ``gloom`` app and its ``deck`` group."""
     deck_app.command("new")(deck_new)
     deck_app.command("gallery")(deck_gallery)
-    app.command("balance")(balance)
+    app.command("balance", help=_("Simulate a deck on every core; report its balance as HTML charts "
+                                   "and JSON."))(balance)
