@@ -186,3 +186,12 @@ def test_the_lesson_title_names_the_game_as_the_lobby_does(lang: str, words: str
 
     title = translator(lang).gettext("Learn to play Crazy Creatures")
     assert words in title and "Crazy" not in title
+
+
+def test_the_first_lesson_counts_a_familys_characters_right() -> None:
+    """The Gloom lesson said "a family of four Characters"; the classic families have five."""
+    from gloomtable.learn.script import load_lesson, shipped_lessons
+
+    texts = " ".join(load_lesson(shipped_lessons()["gloom"]).texts())
+    sizes = {len(f.characters) for f in make_game("gloom", {"players": 4}).deck.families}
+    assert sizes == {5} and "a family of five Characters" in texts and "family of four" not in texts
