@@ -194,8 +194,13 @@ def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
         next_state(spectator, lambda m: m["over"], timeout=40)
         assert httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": "x"}).json()["code"] \
             == "bad_token"
-        new = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
-        told = next_state(spectator, lambda m: m["next_table"] is not None)
+        # a table that played itself, with no person's page open, is not played again
+        r = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token})
+        assert r.status_code == 409 and r.json()["code"] == "nobody_here"
+        with open_ws(server, t, token) as person:  # the person comes back to the end screen
+            next_state(person, lambda m: m["over"])
+            new = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
+            told = next_state(spectator, lambda m: m["next_table"] is not None)
     assert told["next_table"] == new["id"]
     again = httpx.post(f"{server.url}/api/tables/{t['id']}/again", json={"token": token}).json()
     assert again["id"] == new["id"]  # asking twice gives the same next table
