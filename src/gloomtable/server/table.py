@@ -362,7 +362,7 @@ class LiveTable:
             "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
         }
         if w is not None:
-            msg["window"] = {"seats": w.seats, "ends": w.ends,
+            msg["window"] = {"seats": w.seats, "opened": w.ends - w.pause, "ends": w.ends,
                              "answered": seat is not None and w.answered(seat)}
         if self.lesson is not None and seat == LEARNER:
             msg["lesson"] = self.lesson.message(self.state)

@@ -63,6 +63,8 @@ class ResponseWindow:
     ends: float
     """Wall clock (epoch seconds), for pages."""
     ends_mono: float
+    pause: float = 0.0
+    """Seconds from its opening to ``ends``: the table's one fixed pause."""
     awaited: set[int] = field(default_factory=set)
     """Seats whose person, present now, may still answer from a page."""
     answers: dict[int, tuple[int, str]] = field(default_factory=dict)
@@ -105,4 +107,4 @@ def open_window(state: State, start_id: int, pause_s: float) -> ResponseWindow |
         s.apply(stand)
     now = time.monotonic()
     return ResponseWindow(start_id, seats, states, options, stand,
-                          time.time() + pause_s, now + pause_s)
+                          time.time() + pause_s, now + pause_s, pause=pause_s)
