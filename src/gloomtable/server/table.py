@@ -385,6 +385,16 @@ class LiveTable:
                 seat.row.claimed = True
                 self.store.update_seat(self.id, seat.index, claimed=True)
         conn.log_sent = 0
+        w = self.window
+        if w is not None and not w.present.is_set() and conn.seat in w.states:
+            w.restart()  # someone is back to a window that waited for its people: the pause runs now
+            self.deadline, self._deadline_mono = w.ends, w.ends_mono
+            w.awaited.add(conn.seat)
+            w.present.set()
+            cache: dict[int | None, Mapping[str, Any]] = {}
+            for c in list(self.conns):
+                if c is not conn:  # this page hears it in its own welcome, next
+                    c.push(self.state_message(c, cache))
         conn.push(self.welcome(conn))
         conn.push(self.state_message(conn))
         self.broadcast_seats()
@@ -687,10 +697,11 @@ class LiveTable:
         w = open_window(self.state, self.state_id, pause)
         if w is None:
             return False
-        for q in w.seats:
-            seat = self.seats[q]
-            if seat.row.kind == "person" and self.connected(seat) and not self.stand_in_active(seat):
-                w.awaited.add(q)
+        people = [q for q in w.seats if self.seats[q].row.kind == "person"
+                  and not self.stand_in_active(self.seats[q])]
+        w.awaited.update(q for q in people if self.connected(self.seats[q]))
+        if w.awaited or not people:
+            w.present.set()
         self.window = w
         self.deadline, self._deadline_mono = w.ends, w.ends_mono
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to run it
@@ -713,6 +724,7 @@ class LiveTable:
                     if self.window is not w:
                         return
                     w.answer(q, action, "bot" if seat.row.kind == "bot" else "stand_in")
+            await w.present.wait()  # a window whose people are all away waits, as any decision does
             if not w.awaited:
                 w.done.set()
             with contextlib.suppress(TimeoutError):

@@ -70,6 +70,14 @@ class ResponseWindow:
     answers: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Seat -> (action, actor): ``person``, ``bot`` or ``stand_in``."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    present: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set while someone it waits for can answer: a window whose people all have no
+    page open (a table just resumed) keeps its pause until one comes back."""
+
+    def restart(self) -> None:
+        """The pause begins again from now (someone came back to a window that waited)."""
+        now = time.monotonic()
+        self.ends, self.ends_mono = time.time() + self.pause, now + self.pause
 
     def answer(self, seat: int, action: int, actor: str) -> None:
         self.answers[seat] = (action, actor)
