@@ -729,6 +729,9 @@ class LiveTable:
                 w.done.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(w.done.wait(), w.left())
+            if not any(s.conns for s in self.seats if s.row.kind == "person"):
+                # nobody sits here: the window keeps the least pace a move of such a table keeps
+                await asyncio.sleep(self.bots.bot_only_min_delay_ms / 1000)
             async with self.lock:
                 if self.window is not w or self.state_id != w.start_id:
                     return
