@@ -17,6 +17,7 @@ _D = LobbySettings()
 
 
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str, typer.Option(
@@ -55,10 +56,52 @@ def serve(
     ] = "info",
     log_format: Annotated[str, typer.Option(help="text, or json: one JSON object a line.")] = "text",
     access_log: Annotated[bool, typer.Option(help="One line per HTTP request and websocket.")] = False,
+    config: Annotated[str, typer.Option(
+        help="A TOML file of settings: keys are these flags' names; the command line and "
+             "GLOOMTABLE_<FLAG> environment variables win over it (docs/deploy.md).")] = "",
+    print_config: Annotated[bool, typer.Option(
+        help="Print the settings as they resolve (passwords in URLs masked) and exit.")] = False,
     **limits: Any,
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""
+    from gloomtable.server.settings import SettingsError, as_toml, layered
+
+    values: dict[str, Any] = dict(
+        host=host, port=port, db=db, allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
+        idle_table_expiry=idle_table_expiry, abandoned_table_expiry=abandoned_table_expiry,
+        finished_table_keep=finished_table_keep, finished_table_expiry=finished_table_expiry,
+        bot_workers=bot_workers, bot_only_min_delay_ms=bot_only_min_delay_ms, sets=sets,
+        log_level=log_level, log_format=log_format, access_log=access_log, **limits)
+    try:
+        found = layered({name.replace("_", "-"): type(v) for name, v in values.items()}, config or None)
+    except SettingsError as exc:  # one line, not a box that wraps the file's path
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for flag, value in found.items():  # the command line wins: only what it left at its default
+        name = flag.replace("-", "_")
+        source = ctx.get_parameter_source(name)  # (typer may carry its own click: compared by name)
+        if source is None or source.name in ("DEFAULT", "DEFAULT_MAP"):
+            values[name] = value
+    if print_config:
+        typer.echo(as_toml({name.replace("_", "-"): v for name, v in values.items()}))
+        return
+    if not 0 < values["port"] < 65536:
+        raise typer.BadParameter(f"port must be 1..65535, got {values['port']}")
+    _run(values)
+
+
+def _run(values: dict[str, Any]) -> None:
+    """Start the server with the resolved ``values`` (by parameter name)."""
     from gloomtable.server.run import serve as run
+
+    v = dict(values)
+    host, port, db, sets = v.pop("host"), v.pop("port"), v.pop("db"), v.pop("sets")
+    allow_fixed_deals, max_open_tables = v.pop("allow_fixed_deals"), v.pop("max_open_tables")
+    idle_table_expiry, abandoned_table_expiry = v.pop("idle_table_expiry"), v.pop("abandoned_table_expiry")
+    finished_table_keep, finished_table_expiry = v.pop("finished_table_keep"), v.pop("finished_table_expiry")
+    bot_workers, bot_only_min_delay_ms = v.pop("bot_workers"), v.pop("bot_only_min_delay_ms")
+    log_level, log_format, access_log = v.pop("log_level"), v.pop("log_format"), v.pop("access_log")
+    limits = v
 
     lobby = LobbySettings(allow_fixed_deals=allow_fixed_deals, max_open_tables=max_open_tables,
                           idle_expiry=idle_table_expiry, abandoned_expiry=abandoned_table_expiry,

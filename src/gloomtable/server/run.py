@@ -178,7 +178,23 @@ def main(argv: list[str] | None = None) -> None:
     add_lobby_args(parser)
     add_arguments(parser)
     add_log_arguments(parser)
+    parser.add_argument("--config", metavar="FILE", help="a TOML file of settings (docs/deploy.md)")
+    parser.add_argument("--print-config", action="store_true",
+                        help="print the settings as they resolve (secrets masked) and exit")
+    from gloomtable.server.settings import SettingsError, as_toml, layered
+
+    flags = argparse_flags(parser)
+    first, _rest = parser.parse_known_args(argv)
+    try:
+        parser.set_defaults(**{dest: value for flag, value in layered(
+            {f: kind for f, (_d, kind) in flags.items()}, first.config).items()
+            for dest in [flags[flag][0]]})
+    except SettingsError as exc:
+        parser.error(str(exc))
     args = parser.parse_args(argv)
+    if args.print_config:
+        print(as_toml({flag: getattr(args, dest) for flag, (dest, _k) in flags.items()}))
+        return
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
     try:
@@ -187,6 +203,23 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(exc))
     serve(args.host, args.port, args.db, lobby=lobby_settings(args), limits=limits,
           log_level=args.log_level, log_format=args.log_format, access_log=args.access_log)
+
+
+def argparse_flags(parser: argparse.ArgumentParser) -> dict[str, tuple[str, type]]:
+    """Every setting flag of ``parser``: its name (no dashes) to its dest and type."""
+    out: dict[str, tuple[str, type]] = {}
+    for action in parser._actions:
+        longs = [o for o in action.option_strings if o.startswith("--") and not o.startswith("--no-")]
+        if not longs or action.dest in ("help", "config", "print_config"):
+            continue
+        if isinstance(action, argparse._StoreTrueAction | argparse.BooleanOptionalAction):
+            kind: type = bool
+        elif isinstance(action.type, type):
+            kind = action.type
+        else:
+            kind = type(action.default) if action.default is not None else str
+        out[longs[0][2:]] = (action.dest, kind)
+    return out
 
 
 def add_log_arguments(parser: argparse.ArgumentParser) -> None:
