@@ -20,6 +20,7 @@ from gloomtable.games import make_game
 from gloomtable.games.creatures import CreaturesGame, CreaturesState
 from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, NUM_ACTIONS, PASS
 from gloomtable.games.creatures.cards import LABEL
+from gloomtable.i18n.events import render
 
 N_GAMES = 1000
 CHUNKS = 10
@@ -116,7 +117,7 @@ def check_events(s: CreaturesState, events: list[Event]) -> None:
             seen = e.for_player(viewer)
             if e.private_to is not None and viewer != e.private_to:
                 assert seen.card is None
-                assert e.card is None or LABEL[e.card] not in seen.text
+                assert e.card is None or LABEL[e.card] not in render(seen, "en")
             if seen.card is not None and e.kind == "draw":
                 assert viewer == e.private_to
 

@@ -20,6 +20,7 @@ from gloomtable.engine.record import GameRecord, iter_replay
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 from gloomtable.games.gloom.state import GloomState
+from gloomtable.i18n.events import render
 
 GAMES = 500
 SET_MIXES = (("classic",), ("gloomier",), ("classic", "gloomier"))
@@ -90,7 +91,7 @@ def play_one(seed: int, check_views: bool) -> tuple[GloomGame, GameRecord, list[
                     seen = e.for_player(p)
                     if e.private_to is not None and e.private_to != p:
                         assert seen.card is None
-                        assert "draws a card" in seen.text or "takes a card" in seen.text
+                        assert "draws a card" in render(seen, "en") or "takes a card" in render(seen, "en")
                 assert state.view(p) == scramble_hidden(state, p, rng).view(p), (
                     f"seed {seed}: player {p}'s view depends on hidden cards")
     return game, record, digests, state
