@@ -116,9 +116,8 @@ class AccountRows:
     """:class:`AccountStore` for a backend with ``_tx()`` and placeholder ``_ph``."""
 
     _ph = "?"
-
-    def _tx(self) -> Any:  # each backend's own
-        raise NotImplementedError
+    _tx: Callable[[], Any]
+    """The backend's own transaction (a context manager giving its connection)."""
 
     def _notify(self, conn: Any, table_id: str) -> None:
         """Tell other processes the table changed (PostgreSQL's own; SQLite has no others)."""
