@@ -139,6 +139,26 @@ def start(
     return pass_setup(new_game(deck, players, seed, first_player=first_player, **config))
 
 
+MIX_ONLY_DECK = '''
+[set]
+id = "mine"
+name = "My family"
+[[families]]
+id = "mine"
+name = "The Mine Family"
+[[characters]]
+id = "mine-a"
+name = "Auntie Mine"
+family = "mine"
+[[modifiers]]
+id = "mine-mod"
+name = "Fell Down a Mine"
+points = { top = -20 }
+'''
+"""A deck of one family of one Character and one Modifier: it seats no table alone,
+it is meant only to be mixed (R-H10)."""
+
+
 # --- arranging positions ---------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gloom_helpers import MIX_ONLY_DECK
 from gloomtable.designer.balance import figures, run_balance
 from gloomtable.designer.playtest import REASONS
 from gloomtable.games.gloom.deck import load_deck
@@ -58,27 +59,11 @@ def test_balance_report_shows_the_same_capped_share_and_warning() -> None:
     assert "stopped at the turn cap" in fig["cap_warning"]
 
 
-MIX_ONLY = '''
-[set]
-id = "mine"
-name = "My family"
-[[families]]
-id = "mine"
-name = "The Mine Family"
-[[characters]]
-id = "mine-a"
-name = "Auntie Mine"
-family = "mine"
-[[modifiers]]
-id = "mine-mod"
-name = "Fell Down a Mine"
-points = { top = -20 }
-'''
 
 
 def test_simulate_on_a_deck_meant_only_for_mixing_says_so_instead_of_crashing(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
-    path.write_text(MIX_ONLY)
+    path.write_text(MIX_ONLY_DECK)
     proc = check("--simulate", "5", str(path))
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "set up no table of 2 to 8 players on their own" in proc.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from tests.gloom_helpers import (
+    MIX_ONLY_DECK,
     card,
     check_conservation,
     cid,
@@ -463,22 +464,7 @@ def test_R_H10_a_user_deck_mixes_with_the_shipped_sets(tmp_path):
     import tomllib
 
     path = tmp_path / "mine.toml"
-    path.write_text('''
-[set]
-id = "mine"
-name = "My family"
-[[families]]
-id = "mine"
-name = "The Mine Family"
-[[characters]]
-id = "mine-a"
-name = "Auntie Mine"
-family = "mine"
-[[modifiers]]
-id = "mine-mod"
-name = "Fell Down a Mine"
-points = { top = -20 }
-''')
+    path.write_text(MIX_ONLY_DECK)
     tomllib.loads(path.read_text())
     game = make_game("gloomier", {"players": 2, "sets": ["gloomier", str(path)]})
     assert len(game.characters) == 21
