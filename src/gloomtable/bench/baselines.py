@@ -110,7 +110,7 @@ def hanabi_raw() -> Any:
 
 def gin_rummy_raw() -> Any:
     """OpenSpiel's ``gin_rummy`` (2 players) as a PettingZoo AEC environment through Shimmy."""
-    from shimmy import OpenSpielCompatibilityV0  # type: ignore[import-untyped]
+    from shimmy import OpenSpielCompatibilityV0
 
     return OpenSpielCompatibilityV0(game_name="gin_rummy")
 
