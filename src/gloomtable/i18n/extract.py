@@ -24,6 +24,8 @@ from gloomtable.i18n.markers import GENDER_CONTEXTS, GENDERED
 PKG = Path(__file__).resolve().parents[1]
 KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2), "NG_": None}
 METHOD_MAP = [("**/web/**.js", "javascript"), ("**.py", "python")]
+JS_OPTIONS = {"**/web/**.js": {"parse_template_string": "true"}}
+"""Calls inside template literals (`${_("Needs")}: ...`) are extracted too."""
 SKIP = ("rl/", "tests/")
 
 
@@ -31,7 +33,7 @@ def extract() -> Catalog:
     """Every message the package shows, as a template catalog."""
     template = Catalog(domain=DOMAIN, project="gloomtable", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(PKG), METHOD_MAP, {}, keywords=KEYWORDS, strip_comment_tags=True):
+            str(PKG), METHOD_MAP, JS_OPTIONS, keywords=KEYWORDS, strip_comment_tags=True):
         if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
             continue
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)

@@ -35,6 +35,7 @@ export const ICONS = {
 };
 
 export function iconLabel(name) {
+  if (name === "blank") return _("blank");
   return ICONS[name] ? ICONS[name].label() : name;
 }
 

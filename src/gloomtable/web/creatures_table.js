@@ -45,7 +45,7 @@ export function creatureSVG(card) {
     fill }, String(card.number)));
   root.append(s("text", { x: 9, y: 20, "font-size": 14, "font-weight": "bold", fill }, String(card.number)));
   if (card.dna) {
-    root.append(s("text", { x: W - 10, y: 20, "text-anchor": "end", "font-size": 11, fill: "#6b2a6b" }, "DNA"));
+    root.append(s("text", { x: W - 10, y: 20, "text-anchor": "end", "font-size": 11, fill: "#6b2a6b" }, _("DNA")));
   }
   if (card.penalty !== undefined) {
     root.append(s("text", { x: W / 2, y: H - 12, "text-anchor": "middle", "font-size": 10, fill: "#333" },
