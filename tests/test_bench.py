@@ -209,3 +209,39 @@ def test_without_the_bench_extra_the_baselines_say_how_to_get_it(monkeypatch: py
     assert report["baselines"]["rlcard_uno"] == {"available": False, "reason": why}
     assert report["ratios"]["creatures_vs_uno"] is None
     assert report["targets"]["creatures_vs_uno"]["met"] is None
+
+
+@pytest.mark.skipif(not BENCH_EXTRA, reason="the bench extra (rlcard, open-spiel) is not installed")
+def test_engine_anchors_run_in_this_process_beside_our_playouts() -> None:
+    """Issue 35: UNO's bare engine and OpenSpiel's crazy_eights, each a ratio of this run."""
+    import pyspiel  # the anchors are real engines in this very process, not a subprocess
+    import rlcard.games.uno.game
+
+    report = run_bench(Plan(runs=2, budget_s=0.02, positions=5, sections=("playouts", "baselines")))
+    uno, eights = report["baselines"]["rlcard_uno_game"], report["baselines"]["openspiel_crazy_eights"]
+    assert uno["available"] and eights["available"], (uno, eights)
+    assert uno["engine"] == "rlcard.games.uno.game.UnoGame" and eights["players"] == 3
+    for entry in (uno, eights):
+        _check_stat(entry["actions_per_s"], 2)
+    assert eights["steps_per_s"]["median"] > eights["actions_per_s"]["median"]  # the deal is chance steps
+    r = report["ratios"]
+    assert r["gloom_vs_uno_game"] == ratio(report["playouts"]["gloom"]["actions_per_s"]["median"],
+                                           uno["actions_per_s"]["median"])
+    assert r["creatures_vs_crazy_eights"] == ratio(
+        report["playouts"]["creatures"]["actions_per_s"]["median"], eights["actions_per_s"]["median"])
+    for key in ("gloom_vs_uno_game", "creatures_vs_crazy_eights"):
+        assert report["targets"][key]["met"] == (r[key] >= TARGETS[key])
+    assert "pyspiel" in sys.modules and rlcard.games.uno.game.UnoGame is not None
+    del pyspiel
+
+
+def test_the_anchors_without_their_packages_say_how_to_get_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.setitem(sys.modules, "rlcard", None)
+    for key in ("rlcard_uno_game", "openspiel_crazy_eights"):
+        why = missing_reason(key)
+        assert why is not None and "gloomtable[bench]" in why
+    report = run_bench(Plan(runs=1, budget_s=0.01, positions=5, sections=("baselines",)))
+    assert report["baselines"]["openspiel_crazy_eights"]["available"] is False
+    assert report["ratios"]["creatures_vs_crazy_eights"] is None
+    assert report["targets"]["gloom_vs_uno_game"]["met"] is None

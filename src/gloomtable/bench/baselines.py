@@ -1,5 +1,8 @@
 """The yardsticks: RLCard's UNO and PettingZoo's ``leduc_holdem_v4``, driven by
 random agents and measured in the same run, by the same clock, as our games;
+the two engine anchors of issue 35, UNO's bare engine (RLCard's ``UnoGame``, no
+environment or observation encoding) and OpenSpiel's C++ ``crazy_eights`` through
+``pyspiel``, driven by the very playout loop of ours;
 and, for ``gloom_v0`` in PettingZoo's chain, games of a similar size in the same
 chain: PettingZoo's ``hanabi_v5`` and OpenSpiel's ``gin_rummy`` through Shimmy.
 
@@ -25,6 +28,8 @@ NEEDS = {
     "pettingzoo_leduc_raw": ("rlcard", "pettingzoo.classic.rlcard_envs.leduc_holdem"),
     "pettingzoo_hanabi": ("hanabi_learning_environment", "pettingzoo.classic.hanabi.hanabi"),
     "openspiel_gin_rummy": ("pyspiel", "shimmy"),
+    "rlcard_uno_game": ("rlcard", "rlcard.games.uno.game"),
+    "openspiel_crazy_eights": ("pyspiel",),
 }
 """The modules each baseline imports."""
 HOW = {"hanabi_learning_environment": "pip install hanabi-learning-environment "
@@ -99,6 +104,88 @@ class LeducBench:
 
         self.seed += 1
         return aec_sample(self.env, budget_s, self.seed, clock)
+
+
+class UnoGameBench:
+    """UNO's bare engine: RLCard's ``UnoGame`` (2 players, its default), no environment,
+    no observation encoding, no agent objects. The loop is ours (``PlayoutBench``):
+    take the legal actions, ``step`` a uniformly random one drawn from our own
+    :class:`~gloomtable.engine.Rng`, until the game is over. The legal actions are the
+    ones ``step`` already returned in its state dict (``UnoGame.get_legal_actions``
+    would work them out a second time); its shuffles use its own seeded numpy
+    generator."""
+
+    name = "rlcard_uno_game"
+
+    def __init__(self, seed: int = 1) -> None:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+
+        from gloomtable.engine import Rng
+
+        self.game = UnoGame(num_players=2)
+        self.game.np_random = np.random.RandomState(seed)
+        self.rng = Rng(seed)
+
+    def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
+        game, rng = self.game, self.rng
+        games = actions = 0
+        start = clock()
+        while True:
+            state, _ = game.init_game()
+            while not game.is_over():
+                legal = state["legal_actions"]
+                state, _ = game.step(legal[rng.below(len(legal))])
+                actions += 1
+            games += 1
+            elapsed = clock() - start
+            if elapsed >= budget_s:
+                break
+        return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed,
+                "actions_per_game": actions / games}
+
+
+CRAZY_EIGHTS_PLAYERS = 3
+"""Crazy Creatures' default table, so both games deal the same number of hands
+(OpenSpiel's own default is 5 players)."""
+
+
+class CrazyEightsBench:
+    """OpenSpiel's ``crazy_eights`` (C++, ``pyspiel``) at 3 players, its other
+    parameters at their defaults, driven from Python by our playout loop. Its deal is
+    explicit chance nodes (a card each); the loop picks those uniformly too (every
+    chance outcome there is equally likely) and counts only the players' actions, as
+    our games deal inside ``new_initial_state``: ``actions_per_s`` is decisions of
+    players, ``steps_per_s`` every ``apply_action``, chance included."""
+
+    name = "openspiel_crazy_eights"
+
+    def __init__(self, seed: int = 1, players: int = CRAZY_EIGHTS_PLAYERS) -> None:
+        import pyspiel
+
+        from gloomtable.engine import Rng
+
+        self.game = pyspiel.load_game("crazy_eights", {"players": players})
+        self.rng = Rng(seed)
+
+    def sample(self, budget_s: float, clock: Clock = time.perf_counter) -> dict[str, float]:
+        game, rng = self.game, self.rng
+        games = actions = steps = 0
+        start = clock()
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                if not state.is_chance_node():
+                    actions += 1
+                state.apply_action(legal[rng.below(len(legal))])
+                steps += 1
+            games += 1
+            elapsed = clock() - start
+            if elapsed >= budget_s:
+                break
+        return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed,
+                "steps_per_s": steps / elapsed, "actions_per_game": actions / games}
 
 
 def hanabi_raw() -> Any:
