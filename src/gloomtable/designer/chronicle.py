@@ -93,6 +93,9 @@ class Chronicle:
     """How to call each seat ("Player 1" unless the table named its players)."""
     lang: str = "en"
     """The language of the names and lines (the Markdown and HTML speak it too)."""
+    talk: list[tuple[int, str]] = field(default_factory=list)
+    """The seats' table talk, (seat, line) oldest first: only where the table put it in
+    its record (the ``talk_in_record`` table option, off by default)."""
 
     def who(self, p: int | None) -> str:
         tr = translator(self.lang)
@@ -393,6 +396,10 @@ def chronicle_markdown(c: Chronicle) -> str:
         out += [f"## {md(_('Events, responses and Stories'))}", ""]
         out += [f"{k}. {_line_md(c, line)}" for k, line in enumerate(c.table, 1)]
         out.append("")
+    if c.talk:
+        out += [f"## {md(_(TABLE_TALK))}", ""]
+        out += [f"- {md(c.who(seat))}: {md(text)}" for seat, text in c.talk]
+        out.append("")
     out += [f"## {md(_('Family Values'))}", "",
             f"| {md(_('player'))} | {md(_('family'))} | {md(_('Family Value'))} | |",
             "| --- | --- | ---: | --- |"]
@@ -404,6 +411,7 @@ def chronicle_markdown(c: Chronicle) -> str:
 
 
 NOBODY = N_("In nobody's family")
+TABLE_TALK = N_("Table talk")
 
 
 # --- HTML -----------------------------------------------------------------------
@@ -460,6 +468,9 @@ def chronicle_html(c: Chronicle) -> str:
     if c.table:
         parts.append(f"<section><h2>{escape(_('Events, responses and Stories'))}</h2><ol>"
                      + "".join(_line_html(c, ln) for ln in c.table) + "</ol></section>")
+    if c.talk:
+        said = "".join(f"<li><b>{escape(c.who(seat))}</b>: {escape(text)}</li>" for seat, text in c.talk)
+        parts.append(f'<section class="talk"><h2>{escape(_(TABLE_TALK))}</h2><ul>{said}</ul></section>')
     winner = escape(_("winner"))
     rows = "".join(
         f'<tr class="{"winner" if p in c.winners else ""}"><td>{escape(c.who(p))}</td>'

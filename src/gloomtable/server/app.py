@@ -42,6 +42,7 @@ from gloomtable.server.sockets import Sockets
 from gloomtable.server.store import is_postgres, open_store, shown
 from gloomtable.server.store_guard import guarded
 from gloomtable.server.table import Conn, LiveTable
+from gloomtable.server.talk import TableTalk
 
 log = logging.getLogger("gloomtable.server")
 
@@ -70,6 +71,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     set_text_limits(text_limits)
     heavy = HeavyWork(timeout=config.heavy_timeout, memory=config.heavy_memory * MB, text_limits=text_limits)
     sockets = Sockets(config.socket_count_timeout)
+    talk = TableTalk(rates)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,6 +83,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             from gloomtable.server.store_postgres import PostgresStore
 
             lobby.cluster = Cluster(lobby)
+            lobby.cluster.after_catch_up = talk.after_catch_up  # another process's talk reaches pages here
             lobby.cluster.renew_and_take()
             resumed = len(lobby.cluster.held)
             if isinstance(raw, PostgresStore):  # open sockets are counted for the site there (their own
@@ -358,7 +361,8 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             conn = Conn(seat, lang=lang, max_bytes=config.queue_bytes)
             sender = asyncio.create_task(_sender(websocket, conn, config.send_timeout))
             table.attach(conn)
-            receiver = asyncio.create_task(_receive_loop(websocket, table, conn, rates, key, ip))
+            await talk.welcome(table, conn)
+            receiver = asyncio.create_task(_receive_loop(websocket, table, conn, rates, talk, key, ip))
             try:
                 await asyncio.wait([sender, receiver], return_when=asyncio.FIRST_COMPLETED)
             finally:
@@ -476,7 +480,7 @@ async def _sender(websocket: WebSocket, conn: Conn, timeout: float) -> None:
 
 
 async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rates: RateLimits,
-                        key: str, ip: str) -> None:
+                        talk: TableTalk, key: str, ip: str) -> None:
     """Every message counts against the seat's token (a spectator's: its IP) and the IP,
     so a new connection starts where the old one stopped."""
     strikes, refusing = 0, False
@@ -502,7 +506,7 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
             continue
         refusing = False
         try:
-            await _handle(table, conn, text, rates, key, ip)
+            await _handle(table, conn, text, rates, talk, key, ip)
         except ServerError as exc:  # the error alone: states follow real changes, and sync
             conn.push(exc.to_dict())
         except Exception:
@@ -518,8 +522,8 @@ def _integer(msg: dict[str, Any], name: str) -> int:
     return value
 
 
-async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, key: str,
-                  ip: str) -> None:
+async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, talk: TableTalk,
+                  key: str, ip: str) -> None:
     if len(text) > MAX_MESSAGE:
         raise ServerError("too_large", f"the message has {len(text)} characters; at most {MAX_MESSAGE}")
     try:
@@ -547,6 +551,8 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
         await table.submit(conn, action, state_id, line or None)
     elif kind == "lesson_next":
         table.lesson_next(conn)
+    elif kind == "say":
+        await talk.say(table, conn, msg, key, ip)
     elif kind == "name":
         name = msg.get("name")
         if not isinstance(name, str):
@@ -554,4 +560,4 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ke
         table.rename(conn, clean_name(name))
     else:
         raise ServerError("bad_message", f"unknown message type {kind[:40]!r}; "
-                          "known: act, sync, ping, name, lesson_next (hello comes first, once)")
+                          "known: act, sync, ping, name, say, lesson_next (hello comes first, once)")

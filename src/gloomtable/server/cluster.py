@@ -25,6 +25,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from gloomtable.engine import GloomtableError
@@ -63,6 +64,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self.renewed_at = time.monotonic()
         """When this process last renewed its leases and presence (``/readyz`` reads it)."""
+        self.after_catch_up: Callable[[LiveTable], Awaitable[None]] | None = None
+        """Called once a table took in another process's change (the table talk reads its new lines)."""
 
     def start(self) -> None:
         log.info("cluster member %s", self.holder)
@@ -168,3 +171,5 @@ class Cluster:
                     break
                 except Exception:
                     log.exception("table %s: catching up failed", tid)
+                if self.after_catch_up is not None:
+                    await self.after_catch_up(table)

@@ -4,7 +4,8 @@ another, SQLite to PostgreSQL or back, so a site can move without losing a game.
 A table is copied whole (row, seats, every action with its time and narration,
 the stored turn-timer deadline, when it finished) in one transaction of the
 destination, so an interrupted copy leaves whole tables only, and running it
-again copies what is missing. A table id already in the destination is left as it is and reported.
+again copies what is missing; its table talk follows in a second one. A table id
+already in the destination is left as it is and reported.
 Then the accounts, their sessions and seat links are copied (those already in the
 destination left as they are), so people stay signed in and keep their games.
 Leases are not copied: the first server on the destination takes them.
@@ -43,7 +44,11 @@ def copy_tables(source: str | Path, dest: str | Path,
                 row = src.load(tid)
                 if row is None:  # gone since the listing
                     continue
-                (report.copied if dst.import_table(row) else report.skipped).append(tid)
+                if dst.import_table(row):
+                    report.copied.append(tid)
+                    dst.import_talk(tid, src.talk_lines(tid, limit=1 << 30))  # its table talk goes with it
+                else:
+                    report.skipped.append(tid)
                 if progress:
                     progress(n, len(ids))
             report.account_rows = dst.import_accounts(src.export_accounts())

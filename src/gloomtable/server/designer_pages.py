@@ -86,10 +86,15 @@ _SHIPPED: dict[str, dict[str, Any]] = {}
 async def _chronicle(request: Request, table_id: str) -> Chronicle:
     """The chronicle of table ``table_id`` in the request's language, told by the
     worker process (:mod:`gloomtable.server.heavy`: a replay holds no table up)."""
+    import dataclasses
+
+    from gloomtable.server.talk import record_lines
+
     record, names, stand_ins = _table_record(request, table_id)
     told: Chronicle = await request.app.state.heavy.run(
         "telling the chronicle", _told, record.to_json(), tuple(names), stand_ins, _language(request))
-    return told
+    talk = await record_lines(request.app.state.lobby.get(table_id))  # the table's option decides
+    return dataclasses.replace(told, talk=talk) if talk else told
 
 
 def _language(request: Request) -> str:

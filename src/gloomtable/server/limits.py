@@ -85,6 +85,11 @@ class ServerLimits:
     sync_rate: str = _opt("1/2seconds", "'sync' requests per seat token (a spectator: per socket): "
                           "the cooldown")
     spectator_sync_rate: str = _opt("5/2seconds", "'sync' requests of spectators, per client IP")
+    talk_max: int = _opt(300, "characters one line of table talk may have (a longer one is refused)")
+    talk_rate: str = _opt("5/10seconds", "lines of table talk per seat token (a spectator: per socket)")
+    talk_ip_rate: str = _opt("20/10seconds", "lines of table talk per client IP, all its sockets together")
+    talk_keep: int = _opt(500, "lines of table talk a table keeps in the store (the oldest go)")
+    talk_backlog: int = _opt(100, "lines of table talk a page receives when it opens (the newest)")
     hello_timeout: float = _opt(10.0, "seconds a new websocket has to send its first ('hello') message")
     queue_bytes: int = _opt(1 << 20, "bytes waiting to be sent to one websocket before it is dropped")
     send_timeout: float = _opt(10.0, "seconds one websocket send may block (a client that does not read)")

@@ -274,7 +274,8 @@ class Lobby:
 
     async def create(self, spec: TableSpec, *, seat_tokens: list[str] | None = None,
                      open_claimed: list[bool] | None = None, lesson: str | None = None,
-                     owner: str | None = None, owner_most: int | None = None) -> tuple[LiveTable, str]:
+                     owner: str | None = None, owner_most: int | None = None,
+                     noted: dict[str, Any] | None = None) -> tuple[LiveTable, str]:
         """A new table; ``owner`` (the client asking) may have at most ``owner_most`` unfinished
         tables open in this process, so one address cannot fill ``--max-open-tables``."""
         s = self.settings
@@ -327,6 +328,7 @@ class Lobby:
                                  claimed=claimed))
         options = table_options(spec)
         options["open_seats"] = [i for i, x in enumerate(spec.seats) if x.kind == "open"]
+        options.update(noted or {})  # what the server notes beside them (a rematch: of what, by whom)
         if lesson is not None:
             options["lesson"] = lesson
         elif fixed:
@@ -403,7 +405,10 @@ class Lobby:
     async def again(self, tid: str, token: str, owner: str | None = None,
                     owner_most: int | None = None) -> LiveTable:
         """Play again with the same seats: same people (same tokens), same bots,
-        same options, a new shuffle. Every page of the old table follows. Only while a
+        same options, a new shuffle. The others are invited, not taken along: their
+        pages stay on the end screen and offer the next table (its options say
+        ``rematch_of`` and ``rematch_by``, the seat that asked, None for the host
+        token), and the old table's links keep opening the old table. Only while a
         person has a page of it open: a table that plays itself (stand-ins for people
         who never came) is not played again and again."""
         old = self.get(tid)
@@ -431,7 +436,8 @@ class Lobby:
             raise ServerError("bad_table", f"this table cannot be played again: {why}") from None
         table, _ = await self.create(spec, seat_tokens=[s.row.token for s in old.seats],
                                      open_claimed=[s.row.claimed for s in old.seats],
-                                     owner=owner, owner_most=owner_most)
+                                     owner=owner, owner_most=owner_most,
+                                     noted={"rematch_of": old.id, "rematch_by": old.seat_for_token(token)})
         if not self.store.set_next_table(old.id, table.id):  # another process played again first
             table.close()
             del self.tables[table.id]

@@ -78,6 +78,12 @@ class TableSpec(BaseModel):
     """Ratings move when it ends between accounts (docs/server.md, server/ratings.py)."""
     rated_bots: bool = False
     """Bots count as rated players of fixed strength (else a bot seat makes it unrated)."""
+    talk: bool = True
+    """The seats may talk (the table talk panel: docs/server.md, "Table talk")."""
+    spectator_talk: bool = False
+    """Spectators have a talk panel of their own (never the seats')."""
+    talk_in_record: bool = False
+    """The seats' talk is part of the finished table's chronicle (its downloads too)."""
     seed: int | None = Field(None, ge=0, le=2**62)
     """Fixes the shuffle (tests, replays of a known deal); random when omitted.
     Accepted only by a server started with ``--allow-fixed-deals``; such a table
@@ -143,4 +149,5 @@ def table_options(spec: TableSpec) -> dict[str, Any]:
     return {"spectators": spec.spectators, "turn_timer": spec.turn_timer,
             "on_timeout": spec.on_timeout, "bot_delay_ms": spec.bot_delay_ms,
             "replace_absent": spec.replace_absent, "absent_after": spec.absent_after,
-            "rated": spec.rated, "rated_bots": spec.rated_bots}
+            "rated": spec.rated, "rated_bots": spec.rated_bots, "talk": spec.talk,
+            "spectator_talk": spec.spectator_talk, "talk_in_record": spec.talk_in_record}

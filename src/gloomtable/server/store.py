@@ -21,12 +21,13 @@ from typing import Any, Protocol
 
 from gloomtable.server.store_accounts import AccountStore
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow, shown
+from gloomtable.server.store_talk import TalkStore
 
 __all__ = ["SeatRow", "StaleActionError", "Store", "StoreError", "TableRow", "default_db",
            "is_postgres", "open_store", "shown"]
 
 
-class Store(AccountStore, Protocol):
+class Store(AccountStore, TalkStore, Protocol):
     """The storage contract of the server, the same on every backend.
 
     - **One transaction per call.** Every writing method is one transaction: it

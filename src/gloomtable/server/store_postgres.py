@@ -27,9 +27,9 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
-from gloomtable.server.store_accounts import AccountRows
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
+from gloomtable.server.store_talk import TalkRows
 
 log = logging.getLogger("gloomtable.server")
 
@@ -58,7 +58,7 @@ def split_url(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
-class PostgresStore(AccountRows):
+class PostgresStore(TalkRows):
     """:class:`~gloomtable.server.store.Store` on PostgreSQL."""
 
     remote = True
@@ -199,6 +199,7 @@ class PostgresStore(AccountRows):
             conn.execute("DELETE FROM leases WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM presence WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM seat_accounts WHERE table_id=%s", (table_id,))
+            conn.execute("DELETE FROM talk WHERE table_id=%s", (table_id,))
             conn.execute("DELETE FROM tables WHERE id=%s", (table_id,))
             self._notify(conn, table_id)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
-from gloomtable.server.store_accounts import AccountRows
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
+from gloomtable.server.store_talk import TalkRows
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before it fails."""
@@ -54,7 +54,7 @@ def listing_rows(found: Any) -> tuple[list[TableRow], int]:
     return [table_row(row, seats, [], 0) for row, seats in tables.values()], total
 
 
-class SqliteStore(AccountRows):
+class SqliteStore(TalkRows):
     """:class:`~gloomtable.server.store.Store` on a SQLite file."""
 
     remote = False
@@ -176,6 +176,7 @@ class SqliteStore(AccountRows):
             db.execute("DELETE FROM leases WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM presence WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM seat_accounts WHERE table_id=?", (table_id,))
+            db.execute("DELETE FROM talk WHERE table_id=?", (table_id,))
             db.execute("DELETE FROM tables WHERE id=?", (table_id,))
 
     def claim_seat(self, table_id: str, seat: int, name: str, token: str) -> bool:

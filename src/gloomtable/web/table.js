@@ -11,6 +11,8 @@ import { chronicleSection } from "./chronicle.js";
 import { LessonPanel } from "./lesson.js";
 import { LogFollower } from "./log_follow.js";
 import { TurnAnnouncer } from "./announce.js";
+import { TalkPanel } from "./talk.js";
+import { RematchOffer } from "./rematch.js";
 
 // The board that draws a table, by the rules package the server names for its game
 // (the registry's ``package``: Gloomier is drawn by Gloom's board).
@@ -123,6 +125,8 @@ export class TablePage {
         placeholder: _("Tell how it happened (optional)"), "aria-label": _("Narration") }),
     };
     const e = this.els;
+    this.talk = new TalkPanel(this); // table talk (talk.js); the side column or a phone's sheet
+    this.rematch = new RematchOffer(this); // "play again" offered, never forced (rematch.js)
     this.logFollow = new LogFollower(e.log);
     this.announcer = new TurnAnnouncer();
     const standBox = h("input", { type: "checkbox", "data-testid": "auto-stand", checked: this.autoStand,
@@ -141,7 +145,7 @@ export class TablePage {
       h("div", { class: "log-wrap" }, e.log, this.logFollow.marker));
     replace(this.root,
       h("header", { class: "topbar" },
-        h("a", { href: "/", class: "home" }, _("Lobby")), e.title, e.status, e.logToggle),
+        h("a", { href: "/", class: "home" }, _("Lobby")), e.title, e.status, this.talk.toggle, e.logToggle),
       e.banner,
       h("div", { class: "table-page" },
         h("main", { class: "main-col" }, e.statusbar, e.hand,
@@ -299,6 +303,8 @@ export class TablePage {
   }
 
   onMessage(m) {
+    if (m.type === "talk") { this.talk.take(m); return; }
+    if (m.type === "error" && this.talk.error(m)) return; // a refused line of talk, not a move
     if (m.type === "welcome") {
       this.info = m.table;
       this.seat = m.seat;
@@ -320,7 +326,7 @@ export class TablePage {
       this.pending = false;
       if (this.info) this.info.seats = m.seats;
       this.render();
-      if (m.next_table && !this.followed) this.follow(m.next_table);
+      this.rematch.update(m); // offered on the end screen; this page stays where it is
     } else if (m.type === "seats") {
       if (this.msg) { this.msg.seats = m.seats; this.renderSeats(); }
     } else if (m.type === "error") {
@@ -411,7 +417,7 @@ export class TablePage {
   }
 
   follow(nextId) {
-    // The server's "next_table" message and our own "play again" answer both lead
+    // Our own "play again" answer and accepting the offer of another's both lead
     // here; navigating twice would abort the first navigation.
     if (this.followed) return;
     this.followed = true;
@@ -622,6 +628,6 @@ export class TablePage {
     const again = this.seat !== null
       ? h("button", { class: "play-again", onclick: () => this.playAgain() }, _("Play again")) : null;
     const chronicle = m.view && m.view.families ? chronicleSection(this.tableId) : null; // Gloom tables
-    replace(el, parts, this.ratingChanges(), again, chronicle);
+    replace(el, parts, this.ratingChanges(), this.rematch.element(), this.rematch.next ? null : again, chronicle);
   }
 }
