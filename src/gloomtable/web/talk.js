@@ -6,7 +6,7 @@
 // On a wide screen the panel sits in the side column; on a phone it is a sheet
 // over the lower part of the table, below the decision bar, opened by its button.
 
-import { h, replace } from "./dom.js";
+import { h, replace, s } from "./dom.js";
 import { _, ngettext, seatLabel } from "./i18n.js";
 
 const MUTE_KEY = "gloomtable.muted";
@@ -52,11 +52,11 @@ export class TalkPanel {
     let open = null;
     try { open = localStorage.getItem(OPEN_KEY); } catch { open = null; }
     this.open = open === null ? !this.phone.matches : open === "1";
-    this.list = h("ol", { class: "talk-lines", "data-testid": "talk-lines", role: "log",
+    this.list = h("ol", { class: "talk-lines", "data-testid": "talk-lines",
       "aria-live": "polite", tabindex: 0 });
     this.input = h("input", { type: "text", class: "talk-input", "data-testid": "talk-input",
       maxlength: this.max, autocomplete: "off", "aria-label": _("Say something to the table"),
-      placeholder: _("Say something to the table") });
+      placeholder: _("Say something\u2026") });
     this.note = h("p", { class: "talk-note", "data-testid": "talk-note", role: "status" });
     this.mutedRow = h("p", { class: "talk-muted", "data-testid": "talk-muted" });
     this.title = h("h2", {}, _("Table talk"));
@@ -71,7 +71,9 @@ export class TalkPanel {
     this.badge = h("span", { class: "talk-badge", "data-testid": "talk-badge", hidden: true });
     this.toggle = h("button", { type: "button", class: "talk-toggle", "data-testid": "talk-toggle", hidden: true,
       "aria-expanded": "false", onclick: () => this.setOpen(!this.open) },
-    h("span", { class: "talk-glyph", "aria-hidden": "true" }, "\u{1F4AC} "),
+    s("svg", { class: "talk-glyph", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true" },
+      s("path", { d: "M2 2.5h12v8.5H7l-3.5 3v-3H2z", fill: "none", stroke: "currentColor", "stroke-width": 1.6,
+        "stroke-linejoin": "round" })), " ",
     h("span", { class: "talk-label" }, _("Talk")), this.badge);
     this.phone.addEventListener("change", () => this.place());
   }
@@ -180,7 +182,7 @@ export class TalkPanel {
     h("b", { class: "talk-who" }, this.nameOf(x)), ": ", h("span", { class: "talk-text" }, x.text),
     x.who === mine ? null : h("button", { type: "button", class: "talk-mute", "data-testid": "talk-mute",
       title: _("Mute {name}", { name: this.nameOf(x) }), "aria-label": _("Mute {name}", { name: this.nameOf(x) }),
-      onclick: () => this.setMuted(x.who, true) }, "\u{1F507}"))));
+      onclick: () => this.setMuted(x.who, true) }, _("mute")))));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
     const people = [...this.muted].map((who) => this.nameOf({ who, name: "" }));
     replace(this.mutedRow, this.muted.size ? [_("Muted:"), " ", [...this.muted].map((who, i) =>
