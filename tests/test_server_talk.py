@@ -243,3 +243,25 @@ def test_talk_crosses_postgresql_processes_and_outlives_them(tmp_path: Path) -> 
         with ServerProcess(url, log=tmp_path / "three.log") as three, \
                 open_ws(three, t, invite_token(t, 0)) as c:
             assert len(next_of(c, "talk")["lines"]) == 12
+
+
+def test_db_copy_carries_each_table_talk(tmp_path: Path) -> None:
+    from gloomtable.server.copy import copy_tables
+    from gloomtable.server.store import open_store
+
+    db = tmp_path / "from.db"
+    with ServerProcess(db) as server:
+        t = create_table(server)
+        with open_ws(server, t, invite_token(t, 0)) as a:
+            next_of(a, "talk")
+            for text in ("first", "second"):
+                say(a, text)
+                talk_of(a)
+    report = copy_tables(db, tmp_path / "to.db")
+    assert t["id"] in report.copied
+    dest = open_store(tmp_path / "to.db")
+    try:
+        assert [(x.n, x.who, x.text) for x in dest.talk_lines(t["id"])] == [(0, "seat:0", "first"),
+                                                                          (1, "seat:0", "second")]
+    finally:
+        dest.close()
