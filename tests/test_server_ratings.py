@@ -5,7 +5,11 @@ accounts on a real server moves both ratings (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,8 +20,8 @@ from openskill.models import PlackettLuce
 from websockets.sync.client import ClientConnection
 
 from gloomtable.engine import Result
-from gloomtable.server.ratings import NEW, Rating, ranks, rate
-from gloomtable.server.store_rows import SeatRow, TableRow
+from gloomtable.server.ratings import NEW, RatingPlan, ranks
+from gloomtable.server.store_rows import SeatRow, StaleActionError, TableRow
 from gloomtable.server.testing import ServerProcess
 from server_support import open_ws
 
@@ -32,15 +36,37 @@ def test_ranks_share_first_place_and_order_the_rest_by_score() -> None:
 
 def _table(store: Any, tid: str, accounts: list[str]) -> None:
     seats = [SeatRow(i, "person", "random", f"P{i}", f"tok{tid}{i}", True) for i in range(len(accounts))]
-    store.create_table(TableRow(tid, "gloom", {}, 1, {}, False, "host", seats, over=True))
+    store.create_table(TableRow(tid, "gloom", {}, 1, {}, False, "host", seats))
     for i, a in enumerate(accounts):
         assert store.link_seat(tid, i, a)
 
 
-def test_thirty_rated_three_player_games_match_openskill(store: Any) -> None:
-    """The scripted results (random places, a shared win every third game) go through the
-    store's rating of a finished table; openskill called directly on the same results
-    gives the same ratings, games and wins."""
+def _rated_tables(where: str) -> list[str]:
+    from gloomtable.server.store import open_store
+
+    s = open_store(where)
+    try:
+        with s._run() as db:
+            found = db.execute("SELECT table_id FROM rated_tables ORDER BY table_id").fetchall()
+            return [r[0] for r in found]
+    finally:
+        s.close()
+
+
+def _plan(places: list[int]) -> RatingPlan:
+    return RatingPlan("gloom", tuple(range(len(places))), tuple(places), {})
+
+
+def _last_move(store: Any, tid: str, plan: RatingPlan | None) -> None:
+    """The move that ends the table, as the table stores it: with its rating."""
+    store.append_action(tid, 0, 0, 0, "person", None, True, None, plan)
+
+
+def test_thirty_rated_three_player_games_match_openskill(store: Any, where: str) -> None:
+    """The scripted results (random places, a shared win every third game) are stored as
+    each table's last move, which carries its rating as a live table sends it; openskill
+    called directly on the same results gives the same ratings, games and wins. Storing a
+    last move again (a replay) is refused and rates nothing twice."""
     names = ["ann", "ben", "cat"]
     for n in names:
         assert store.create_account(n, n, n, "hash")
@@ -52,13 +78,17 @@ def test_thirty_rated_three_player_games_match_openskill(store: Any) -> None:
         order = rng.sample(names, 3)
         scores = [rng.randrange(-40, 10) for _ in order]
         winners = tuple(i for i, s in enumerate(scores) if s == min(scores))
-        if g % 3 == 0:  # a shared win
-            scores[1] = scores[winners[0]]
-            winners = tuple(sorted({*winners, 1}))
+        if g % 3 == 0:  # a shared win: a seat that did not win ties with the winner
+            other = (winners[0] + 1) % 3
+            scores[other] = scores[winners[0]]
+            winners = tuple(sorted({*winners, other}))
         places = ranks(Result(tuple(scores), winners))
+        if g % 3 == 0:
+            assert places.count(1) >= 2
         _table(store, f"t{g}", order)
-        assert store.rate_table(f"t{g}", "gloom", order, places, [p == 1 for p in places], {}, rate)
-        assert not store.rate_table(f"t{g}", "gloom", order, places, [p == 1 for p in places], {}, rate)
+        _last_move(store, f"t{g}", _plan(places))
+        with pytest.raises(StaleActionError):
+            _last_move(store, f"t{g}", _plan(places))
         after = model.rate([[direct[n]] for n in order], ranks=places)
         for n, team, p in zip(order, after, places, strict=True):
             direct[n] = team[0]
@@ -71,11 +101,185 @@ def test_thirty_rated_three_player_games_match_openskill(store: Any) -> None:
         assert len(store.rating_history(n)) == 30
     board = store.leaderboard("gloom", 10)
     assert [r[0] for r in board] == sorted(names, key=lambda n: -(direct[n].mu - 3 * direct[n].sigma))
+    assert len(_rated_tables(where)) == 30
 
 
-def test_new_rating_is_openskills_default() -> None:
-    assert (NEW.mu, NEW.sigma) == (25.0, 25.0 / 3) and NEW.shown == 0
-    assert Rating(30.0, 2.0).shown == 1440
+def test_a_shared_win_is_a_tie(store: Any) -> None:
+    """Two winners of three: openskill's tie (rank 1 twice), so the two winners, equal
+    before, are equal after and both gain; both count a win."""
+    for n in ("ann", "ben", "cat"):
+        store.create_account(n, n, n, "hash")
+    places = ranks(Result((4, 4, 9), (0, 1)))
+    assert places == [1, 1, 2]
+    _table(store, "tie", ["ann", "ben", "cat"])
+    _last_move(store, "tie", _plan(places))
+    ann, ben, cat = (store.ratings_of(n)[0] for n in ("ann", "ben", "cat"))
+    assert ann[1:] == pytest.approx(ben[1:]) and ann[1] > NEW.mu > cat[1]
+    assert (ann[4], ben[4], cat[4]) == (1, 1, 0)
+    [(a,), (b,)] = PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()],
+                                         [PlackettLuce().rating()]], ranks=[1, 1, 2])[:2]
+    assert ann[1] == pytest.approx(a.mu) and ben[1] == pytest.approx(b.mu)
+
+
+def test_unfit_accounts_leave_the_game_unrated_but_stored(store: Any) -> None:
+    """A person seat with no account, or one account at two seats: the last move is
+    stored, nothing is rated."""
+    for n in ("ann", "ben"):
+        store.create_account(n, n, n, "hash")
+    _table(store, "one", ["ann"])  # seat 1 below is nobody's
+    store.create_table(TableRow("two", "gloom", {}, 1, {}, False, "host",
+                                [SeatRow(i, "person", "random", f"P{i}", f"t2{i}", True) for i in range(2)]))
+    store.link_seat("two", 0, "ann")
+    store.link_seat("two", 1, "ann")
+    for tid in ("one", "two"):
+        store.append_action(tid, 0, 0, 0, "person", None, True, None, _plan([1, 2]))
+        assert store.load(tid).over
+    assert store.ratings_of("ann") == [] and store.ratings_of("ben") == []
+
+
+CRASH = """
+import os, signal, sys
+from dataclasses import dataclass
+from gloomtable.server.ratings import RatingPlan
+from gloomtable.server.store import open_store
+
+@dataclass(frozen=True)
+class Crash(RatingPlan):
+    def rate(self, before):  # the process dies between the move and its ratings
+        print("dying", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+store = open_store(sys.argv[1])
+store.append_action(sys.argv[2], 0, 0, 0, "person", None, True, None, Crash("gloom", (0, 1), (1, 2), {}))
+print("survived", flush=True)
+"""
+
+
+def test_a_crash_between_the_last_move_and_its_ratings_stores_neither(where: str, tmp_path: Path) -> None:
+    """A process killed (SIGKILL) inside the last move's transaction, after the move is
+    written and the ratings read, before they are written: the table is not over and
+    nobody is rated; the move made again ends it rated once, and again is refused."""
+    from gloomtable.server.store import open_store
+
+    store = open_store(where)
+    try:
+        for n in ("ann", "ben"):
+            store.create_account(n, n, n, "hash")
+        _table(store, "k", ["ann", "ben"])
+    finally:
+        store.close()
+    done = subprocess.run([sys.executable, "-c", CRASH, where, "k"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == -signal.SIGKILL and "dying" in done.stdout, done.stderr
+    store = open_store(where)  # as a restarted server finds it
+    try:
+        row = store.load("k")
+        assert row is not None and row.actions == [] and not row.over
+        assert store.ratings_of("ann") == [] and store.rating_history("ann") == []
+        _last_move(store, "k", _plan([1, 2]))
+        with pytest.raises(StaleActionError):
+            _last_move(store, "k", _plan([1, 2]))
+        assert [r[3] for r in (store.ratings_of("ann")[0], store.ratings_of("ben")[0])] == [1, 1]
+    finally:
+        store.close()
+    assert _rated_tables(where) == ["k"]
+
+
+RACER = """
+import sys
+from gloomtable.server.ratings import RatingPlan
+from gloomtable.server.store import StaleActionError, open_store
+
+store = open_store(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()  # both racers start together
+won = []
+for line in sys.argv[2:]:
+    tid, *places = line.split(",")
+    try:
+        store.append_action(tid, 0, 0, 0, "person", None, True, None,
+                            RatingPlan("gloom", (0, 1, 2), tuple(map(int, places)), {}))
+        won.append(tid)
+    except StaleActionError:
+        pass
+print("won", " ".join(won), flush=True)
+"""
+
+
+TABLES = 100
+"""Tables the two racers end in one round."""
+ROUNDS = 10
+"""Rounds at most, until both racers ended tables of one round (on SQLite one may end all
+100 before the other is scheduled at all, on a busy machine)."""
+
+
+def _race(where: str, lines: list[str]) -> list[set[str]]:
+    """Two racer processes store the given last moves, one first to last, the other last
+    to first: they meet on a table in the middle and, the rest of the time, rate two
+    tables of the same accounts at once. The tables each ended."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    racers = [subprocess.Popen([sys.executable, "-c", RACER, where, *order], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env=env) for order in (lines, lines[::-1])]
+    try:
+        for r in racers:
+            assert r.stdout is not None and r.stdout.readline().strip() == "ready"
+        for r in racers:
+            assert r.stdin is not None
+            r.stdin.write("go\n")
+            r.stdin.flush()
+        outs = [r.communicate(timeout=180)[0] for r in racers]
+    finally:
+        for r in racers:
+            if r.poll() is None:
+                r.kill()
+                r.wait()
+    assert [r.returncode for r in racers] == [0, 0], outs
+    return [set(out.split("won", 1)[1].split()) for out in outs]
+
+
+def test_two_processes_racing_to_end_the_same_tables_rate_each_once(where: str) -> None:
+    """Two processes store the same last moves of 100 tables at once, in opposite orders
+    (the same three accounts, seated in turning orders; a deadlock or an error fails a
+    racer). Each table is ended, and rated, by exactly one; no rating update is lost:
+    openskill applied in the order the store made the updates (its history) gives the
+    stored ratings."""
+    from gloomtable.server.store import open_store
+
+    names, rng, games = ["ann", "ben", "cat"], random.Random(7), []
+    store = open_store(where)
+    try:
+        for n in names:
+            store.create_account(n, n, n, "hash")
+        for rnd in range(ROUNDS):
+            batch = []
+            for g in range(TABLES):
+                turn = names[g % 3:] + names[:g % 3]
+                order = turn if g % 2 else turn[::-1]
+                places = ranks(Result(tuple(rng.randrange(0, 5) for _ in range(3)), (rng.randrange(3),)))
+                _table(store, f"r{rnd}-{g:03d}", order)
+                batch.append((f"r{rnd}-{g:03d}", order, places))
+            games += batch
+            won = _race(where, [",".join([tid, *map(str, places)]) for tid, _o, places in batch])
+            assert won[0].isdisjoint(won[1]) and won[0] | won[1] == {g[0] for g in batch}
+            if won[0] and won[1]:
+                break
+        else:
+            pytest.fail(f"in {ROUNDS} rounds, one racer always ended every table first")
+        model, direct = PlackettLuce(), {n: PlackettLuce().rating() for n in names}
+        seen = sorted({(at, tid) for n in names for _g, tid, at, _mu, _sigma in store.rating_history(n)})
+        assert len(seen) == len(games)
+        by_id = {tid: (order, places) for tid, order, places in games}
+        for _at, tid in seen:
+            order, places = by_id[tid]
+            after = model.rate([[direct[n]] for n in order], ranks=places)
+            for n, team in zip(order, after, strict=True):
+                direct[n] = team[0]
+        for n in names:
+            [(_game, mu, sigma, played, _won)] = store.ratings_of(n)
+            assert played == len(games)
+            assert (mu, sigma) == pytest.approx((direct[n].mu, direct[n].sigma), abs=1e-9)
+    finally:
+        store.close()
 
 
 def _sign_up(c: httpx.Client, name: str) -> str:
@@ -149,3 +353,8 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
         with open_ws(srv, bot_table, bot_table["invites"][0]["token"], additional_headers=cookie) as a:
             _play_to_end([a])
         assert len(httpx.get(f"{srv.url}/api/players/ada_r").json()["history"]) == 1
+    # a restart replays the finished table from its record: nothing is rated again
+    with ServerProcess(where, log=tmp_path / "again.log") as srv:
+        assert httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["over"]
+        again = [httpx.get(f"{srv.url}/api/players/{n}").json() for n in ("ada_r", "BO_R")]
+        assert [(p["games"], p["history"]) for p in again] == [(p["games"], p["history"]) for p in profiles]

@@ -7,14 +7,15 @@ for a person (``stand_in``, ``timeout`` actors) and the deal was not fixed; bot 
 make it unrated unless the table says ``rated_bots``: then each bot is a player of
 fixed strength (:data:`BOT_MU` by level, never moved). Placings come from the
 game's result: every winner shares first place (a shared win is a tie), the others
-follow by score, lower is better, equal scores tied. The store rates a table once,
-whichever process ends it (``rated_tables``).
+follow by score, lower is better, equal scores tied. The table works out a
+:class:`RatingPlan` before it stores the last move, and the store applies it in
+that move's transaction: the move and its ratings are stored together or not at
+all, once per table whichever process ends it (``rated_tables``).
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,33 +37,41 @@ class RatedSeat(Protocol):
     def row(self) -> SeatRow: ...
 
 
-class RatingStore(Protocol):
-    """The two store calls rating makes (server/store_accounts.py has them)."""
+class FinishingTable(Protocol):
+    """What rating reads of a live table about to end: a Protocol, since the table
+    imports this module (no cycle between them)."""
 
-    def seat_accounts(self, table_id: str) -> dict[int, str]: ...
-    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None],
-                   places: Sequence[int], won: Sequence[bool], fixed: dict[int, Any],
-                   rate: Callable[..., Any]) -> bool: ...
-
-
-class FinishedTable(Protocol):
-    """What rating reads of a finished live table: a Protocol, since the table imports
-    this module (no cycle between them)."""
-
-    @property
-    def id(self) -> str: ...
     @property
     def options(self) -> dict[str, Any]: ...
     @property
     def seats(self) -> Sequence[RatedSeat]: ...
     @property
     def row(self) -> TableRow: ...
-    @property
-    def store(self) -> RatingStore: ...
-    @property
-    def state(self) -> State: ...
 
-log = logging.getLogger("gloomtable.server")
+
+@dataclass(frozen=True)
+class RatingPlan:
+    """How a table's last move rates it, worked out before that move is stored and
+    applied by the store in the move's own transaction (so a finished rated game is
+    never left unrated, nor rated twice: the move and its ratings commit together).
+    What only the store knows, which account sits where, is read in that transaction:
+    every seat in ``people`` must be a distinct account, or nothing is rated."""
+
+    game: str
+    people: tuple[int, ...]
+    """The person seats, each to be recorded to an account."""
+    places: tuple[int, ...]
+    """Each seat's place, 1 first (:func:`ranks`)."""
+    fixed: dict[int, Rating]
+    """The bots' fixed ratings by seat (``rated_bots``), never moved."""
+
+    @property
+    def won(self) -> tuple[bool, ...]:
+        return tuple(p == 1 for p in self.places)
+
+    def rate(self, before: Sequence[Rating]) -> list[Rating]:
+        return rate(before, self.places)
+
 
 MODEL = PlackettLuce()
 """openskill's defaults: mu 25, sigma 25/3, beta 25/6."""
@@ -100,31 +109,30 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(t[0].mu, t[0].sigma) for t in after]
 
 
-def eligible(table: FinishedTable, accounts: dict[int, str]) -> bool:
-    """Whether the finished table counts (see the module doc); ``accounts``: seat -> account."""
+def plan(table: FinishingTable, state: State, seat: int, actor: str) -> RatingPlan | None:
+    """The rating of a table whose move by ``seat`` (played by ``actor``) ends it in
+    ``state``, if the table counts (see the module doc) as far as the table itself
+    tells; the store checks the accounts (:class:`RatingPlan`). None: unrated."""
     options = table.options
     if not options.get("rated", True) or options.get("fixed_deal") or options.get("lesson"):
-        return False
-    people = [s.index for s in table.seats if s.row.kind == "person"]
+        return None
+    people = tuple(s.index for s in table.seats if s.row.kind == "person")
     bots = len(table.seats) - len(people)
     if bots and not options.get("rated_bots", False):
-        return False
-    if len(people) < (1 if bots else 2) or any(p not in accounts for p in people):
-        return False
-    if len({accounts[p] for p in people}) != len(people):
-        return False  # one account at two seats plays against itself
-    return all(actor in PERSON_ACTORS for seat, actor in table.row.actors if seat in people)
+        return None
+    if len(people) < (1 if bots else 2):
+        return None
+    actors = [*table.row.actors, (seat, actor)]
+    if any(who in people and how not in PERSON_ACTORS for who, how in actors):
+        return None  # a bot played for a person (stand-in or timer) at least once
+    fixed = {s.index: Rating(BOT_MU.get(s.row.level, 25.0), BOT_SIGMA)
+             for s in table.seats if s.row.kind == "bot"}
+    return RatingPlan(table.row.game, people, tuple(ranks(state.result())), fixed)
 
 
-def rate_finished(table: FinishedTable) -> bool:
-    """Rate a table that just ended, if it counts; True when ratings moved."""
-    store = table.store
-    accounts = store.seat_accounts(table.id)
-    if not eligible(table, accounts):
+def accounts_fit(plan: RatingPlan, accounts: dict[int, str]) -> bool:
+    """Whether the seats' accounts (seat -> account) let the plan rate: every person
+    seat recorded, no account at two seats (it would play against itself)."""
+    if any(p not in accounts for p in plan.people):
         return False
-    places = ranks(table.state.result())
-    bots = {s.index: Rating(BOT_MU.get(s.row.level, 25.0), BOT_SIGMA)
-            for s in table.seats if s.row.kind == "bot"}
-    won = [p == 1 for p in places]
-    return store.rate_table(table.id, table.row.game, [accounts.get(i) for i in range(len(table.seats))],
-                            places, won, bots, rate)
+    return len({accounts[p] for p in plan.people}) == len(plan.people)

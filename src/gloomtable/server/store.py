@@ -17,11 +17,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gloomtable.server.store_accounts import AccountStore
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_talk import TalkStore
+
+if TYPE_CHECKING:
+    from gloomtable.server.ratings import RatingPlan
 
 __all__ = ["SeatRow", "StaleActionError", "Store", "StoreError", "TableRow", "default_db",
            "is_postgres", "open_store", "shown"]
@@ -62,9 +65,13 @@ class Store(AccountStore, TalkStore, Protocol):
         nothing written) when the id is already stored."""
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
-                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+                      narration: str | None, over: bool, deadline: float | None = None,
+                      rating: RatingPlan | None = None) -> None:
         """One accepted action, committed before the caller tells anyone about it,
-        with the turn-timer deadline of the decision it leads to (None: no timer)."""
+        with the turn-timer deadline of the decision it leads to (None: no timer).
+        The action that ends a game carries its ``rating`` (if the table counts): the
+        ratings move in the same transaction, so they are stored with the move or
+        not at all, and a table is rated once (server/ratings.py)."""
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         """The turn-timer deadline of the decision at state ``idx``."""

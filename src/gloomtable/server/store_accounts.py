@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from gloomtable.server.ratings import RatingPlan
 
 FORMER_PLAYER = "a former player"
 """The name a deleted account's seats carry from then on (its games stay)."""
@@ -84,13 +87,6 @@ class AccountStore(Protocol):
 
     def seat_accounts(self, table_id: str) -> dict[int, str]:
         """Seat -> account recorded there."""
-
-    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None], places: Sequence[int],
-                   won: Sequence[bool], fixed: dict[int, Any], rate: Callable[..., Any]) -> bool:
-        """Rate a finished table once (False if it was already): each seat's rating
-        (``fixed`` for a bot's, else the account's for ``game``, new if none) goes through
-        ``rate(before, places)``; the accounts' new ratings, games and wins are stored
-        with one history row each, in one transaction."""
 
     def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:
         """(game, mu, sigma, played, won) of every game the account has a rating in."""
@@ -214,43 +210,50 @@ class AccountRows:
 
 
     _for_update = ""
-    """PostgreSQL locks the rating rows it reads to move them (SQLite's write lock is whole)."""
+    """PostgreSQL locks the rows it reads to move them (SQLite's write lock is whole)."""
+    _for_share = ""
+    """... and the accounts it reads, so none is deleted before the ratings are written."""
 
     def seat_accounts(self, table_id: str) -> dict[int, str]:
         with self._run() as db:
             return {int(r[0]): r[1] for r in db.execute(
                 "SELECT seat, account_id FROM seat_accounts WHERE table_id=?", (table_id,)).fetchall()}
 
-    def rate_table(self, table_id: str, game: str, accounts: Sequence[str | None], places: Sequence[int],
-                   won: Sequence[bool], fixed: dict[int, Any], rate: Callable[..., Any]) -> bool:
-        from gloomtable.server.ratings import NEW, Rating
+    def _rate_finished(self, conn: Any, table_id: str, plan: RatingPlan) -> bool:
+        """Rate a table in the transaction of its last move (``conn``), once: False,
+        and nothing written, if it was rated already or its seats' accounts do not fit
+        the plan (:func:`~gloomtable.server.ratings.accounts_fit`). Each seat's rating
+        (a bot's fixed one, else the account's for the game, new if none) goes through
+        openskill; the accounts' new ratings, games and wins are stored with one history
+        row each."""
+        from gloomtable.server.ratings import NEW, Rating, accounts_fit
 
-        now = time.time()
-        with self._run() as db:
-            if db.execute("INSERT INTO rated_tables (table_id, game, at) VALUES (?,?,?)"
-                          " ON CONFLICT DO NOTHING", (table_id, game, now)).rowcount != 1:
-                return False
-            before = []
-            for seat, account in enumerate(accounts):
-                if account is None:
-                    before.append(fixed[seat])
-                    continue
-                row = db.execute("SELECT mu, sigma FROM ratings WHERE account_id=? AND game=?"
-                                 + self._for_update, (account, game)).fetchone()
-                before.append(NEW if row is None else Rating(float(row[0]), float(row[1])))
-            after = rate(before, places)
-            for seat, account in enumerate(accounts):
-                if account is None:
-                    continue
-                new, win = after[seat], int(won[seat])
-                db.execute("INSERT INTO ratings (account_id, game, mu, sigma, played, won)"
-                           " VALUES (?,?,?,?,1,?) ON CONFLICT (account_id, game) DO UPDATE SET"
-                           " mu=excluded.mu,"
-                           " sigma=excluded.sigma, played=ratings.played+1, won=ratings.won+excluded.won",
-                           (account, game, new.mu, new.sigma, win))
-                db.execute("INSERT INTO rating_history (account_id, game, table_id, at, mu, sigma, place)"
-                           " VALUES (?,?,?,?,?,?,?)", (account, game, table_id, now, new.mu, new.sigma,
-                                                       places[seat]))
+        db, game = _Runner(conn, self._ph), plan.game
+        accounts = {int(r[0]): r[1] for r in db.execute(
+            "SELECT a.seat, a.account_id FROM seat_accounts a JOIN accounts c ON c.id=a.account_id"
+            " WHERE a.table_id=?" + self._for_share, (table_id,)).fetchall()}
+        if not accounts_fit(plan, accounts):
+            return False
+        if db.execute("INSERT INTO rated_tables (table_id, game, at) VALUES (?,?,?)"
+                      " ON CONFLICT DO NOTHING", (table_id, game, time.time())).rowcount != 1:
+            return False
+        before: dict[str, Rating] = {}
+        for account in sorted(accounts[p] for p in plan.people):  # one order: two tables never deadlock
+            db.execute("INSERT INTO ratings (account_id, game, mu, sigma, played, won) VALUES (?,?,?,?,0,0)"
+                       " ON CONFLICT DO NOTHING", (account, game, NEW.mu, NEW.sigma))
+            row = db.execute("SELECT mu, sigma FROM ratings WHERE account_id=? AND game=?" + self._for_update,
+                             (account, game)).fetchone()
+            before[account] = Rating(float(row[0]), float(row[1]))
+        now = time.time()  # read once the rows are ours: the history's order is the order of the updates
+        seats = range(len(plan.places))
+        after = plan.rate([plan.fixed[s] if s not in plan.people else before[accounts[s]] for s in seats])
+        for seat in plan.people:
+            new, account = after[seat], accounts[seat]
+            db.execute("UPDATE ratings SET mu=?, sigma=?, played=played+1, won=won+? WHERE account_id=?"
+                       " AND game=?", (new.mu, new.sigma, int(plan.won[seat]), account, game))
+            db.execute("INSERT INTO rating_history (account_id, game, table_id, at, mu, sigma, place)"
+                       " VALUES (?,?,?,?,?,?,?)", (account, game, table_id, now, new.mu, new.sigma,
+                                                   plan.places[seat]))
         return True
 
     def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:

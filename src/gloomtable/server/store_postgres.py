@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import psycopg
@@ -30,6 +30,9 @@ from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 from gloomtable.server.store_talk import TalkRows
+
+if TYPE_CHECKING:
+    from gloomtable.server.ratings import RatingPlan
 
 log = logging.getLogger("gloomtable.server")
 
@@ -64,6 +67,7 @@ class PostgresStore(TalkRows):
     remote = True
     _ph = "%s"
     _for_update = " FOR UPDATE"
+    _for_share = " FOR SHARE"
 
     def __init__(self, url: str, *, open_timeout: float = CONNECT_TIMEOUT) -> None:
         self.url = shown(url)
@@ -154,7 +158,8 @@ class PostgresStore(TalkRows):
                 [(row.id, s.seat, s.kind, s.level, s.name, s.token, int(s.claimed)) for s in row.seats])
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
-                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+                      narration: str | None, over: bool, deadline: float | None = None,
+                      rating: RatingPlan | None = None) -> None:
         at = time.time()  # the writer's clock, as created: finished is this action's at
         try:
             with self._tx() as conn:
@@ -170,6 +175,8 @@ class PostgresStore(TalkRows):
                 conn.execute("UPDATE tables SET over=%s, deadline=%s, deadline_idx=%s,"
                              " finished=COALESCE(finished, %s::float8) WHERE id=%s",
                              (int(over), deadline, idx + 1, at if over else None, table_id))
+                if over and rating is not None:
+                    self._rate_finished(conn, table_id, rating)
                 self._notify(conn, table_id)
         except psycopg.errors.UniqueViolation:
             raise StaleActionError(f"table {table_id}: action #{idx} was stored by another writer") from None

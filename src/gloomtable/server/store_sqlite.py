@@ -14,11 +14,14 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
 from gloomtable.server.store_talk import TalkRows
+
+if TYPE_CHECKING:
+    from gloomtable.server.ratings import RatingPlan
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before it fails."""
@@ -141,7 +144,8 @@ class SqliteStore(TalkRows):
             [(row.id, s.seat, s.kind, s.level, s.name, s.token, int(s.claimed)) for s in row.seats])
 
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
-                      narration: str | None, over: bool, deadline: float | None = None) -> None:
+                      narration: str | None, over: bool, deadline: float | None = None,
+                      rating: RatingPlan | None = None) -> None:
         at = time.time()
         with self._tx() as db:
             have = db.execute("SELECT COUNT(*) FROM actions WHERE table_id=?", (table_id,)).fetchone()[0]
@@ -153,6 +157,8 @@ class SqliteStore(TalkRows):
             db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=?,"
                        " finished=COALESCE(finished, ?) WHERE id=?",
                        (int(over), deadline, idx + 1, at if over else None, table_id))
+            if over and rating is not None:
+                self._rate_finished(db, table_id, rating)
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         with self._tx() as db:

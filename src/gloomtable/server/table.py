@@ -32,6 +32,7 @@ from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
+from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 
 LEASE_TTL = 2.5
@@ -438,18 +439,6 @@ class LiveTable:
             raise ServerError("lesson_step", "this step waits for an action, not for 'next'")
         self.broadcast()
 
-    async def _rate(self) -> None:
-        """Move the players' ratings (server/ratings.py); a failure there never stops the game."""
-        from gloomtable.server.ratings import rate_finished
-
-        try:
-            if self.store.remote:
-                await asyncio.to_thread(rate_finished, self)
-            else:
-                rate_finished(self)
-        except Exception:
-            log.exception("table %s: rating the finished game failed", self.id)
-
     async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
         """Apply to a copy, store (with the next decision's timer deadline), then swap
         and tell everyone. Caller holds the lock."""
@@ -457,8 +446,9 @@ class LiveTable:
         events = nxt.apply(action)
         idx = self.state_id
         deadline = self._deadline_for(nxt)
+        rating = rating_plan(self, nxt, seat, actor) if nxt.is_over() else None  # stored with the move
         try:
-            args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline)
+            args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline, rating)
             if self.store.remote:  # the commit waits on the network and the database's fsync
                 await asyncio.to_thread(self.store.append_action, *args)
             else:
@@ -482,8 +472,6 @@ class LiveTable:
         if narration:
             self.row.narration[idx] = narration
         self._record(idx, events, narration, seat, actor)
-        if self.over:
-            await self._rate()
         self.touch()
         self.last_move = self.last_seen
         self.start_decision()
