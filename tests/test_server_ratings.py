@@ -353,6 +353,21 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
         with open_ws(srv, bot_table, bot_table["invites"][0]["token"], additional_headers=cookie) as a:
             _play_to_end([a])
         assert len(httpx.get(f"{srv.url}/api/players/ada_r").json()["history"]) == 1
+        # the lobby's listing shows each account's rating in the table's game beside its name
+        shown = {p["name"]: p["games"][0]["rating"] for p in profiles}
+        listed = {}
+        for game in ("creatures", "gloom"):
+            r = ada.post("/api/tables", json={"game": game, "listed": True, "seats": [
+                {"kind": "person", "name": "Ada"}, {"kind": "open"}, {"kind": "open"}]},
+                headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 201, r.text
+            listed[game] = r.json()["id"]
+            r = bo.post(f"/api/tables/{listed[game]}/join", json={"name": "Bo"},
+                        headers={"X-CSRF-Token": bo.get("/api/account").json()["csrf"]})
+            assert r.status_code == 200, r.text
+        entries = {t["id"]: t for t in httpx.get(f"{srv.url}/api/tables").json()["tables"]}
+        assert entries[listed["creatures"]]["ratings"] == [shown["ada_r"], shown["bo_r"], None]
+        assert entries[listed["gloom"]]["ratings"] == [None, None, None]  # not rated in Gloom yet
     # a restart replays the finished table from its record: nothing is rated again
     with ServerProcess(where, log=tmp_path / "again.log") as srv:
         assert httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["over"]

@@ -372,11 +372,23 @@ class Lobby:
     async def _listing(self, offset: int, limit: int) -> dict[str, Any]:
         if self.cluster is not None:  # other processes' tables too: the store knows them all
             rows, total = await self._in_store(self.store.listed_tables, offset, limit)
-            return {"tables": [listing_entry(r) for r in rows], "total": total, "offset": offset,
-                    "limit": limit}
-        shown = [t for t in self.tables.values() if t.row.listed and not t.over and not t.broken]
-        return {"tables": [t.listing_entry() for t in shown[offset:offset + limit]],
-                "total": len(shown), "offset": offset, "limit": limit}
+            entries = [listing_entry(r) for r in rows]
+        else:
+            shown = [t for t in self.tables.values() if t.row.listed and not t.over and not t.broken]
+            entries, total = [t.listing_entry() for t in shown[offset:offset + limit]], len(shown)
+        await self._rate_entries(entries)
+        return {"tables": entries, "total": total, "offset": offset, "limit": limit}
+
+    async def _rate_entries(self, entries: list[dict[str, Any]]) -> None:
+        """Beside each seat's name, the rating in the table's game of the account recorded
+        there (``ratings``, one per seat, null for a seat of nobody's account or of an
+        account not yet rated in that game): one store query for the page."""
+        from gloomtable.server.ratings import Rating
+
+        found = await self._in_store(self.store.seat_ratings, [e["id"] for e in entries]) if entries else {}
+        for e in entries:
+            rated = found.get(e["id"], {})
+            e["ratings"] = [Rating(*rated[i]).shown if i in rated else None for i in range(len(e["seats"]))]
 
     def join(self, tid: str, name: str) -> dict[str, Any]:
         """Take the first open seat of a listed table; a fresh token is minted for it."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -87,6 +87,10 @@ class AccountStore(Protocol):
 
     def seat_accounts(self, table_id: str) -> dict[int, str]:
         """Seat -> account recorded there."""
+
+    def seat_ratings(self, table_ids: Sequence[str]) -> dict[str, dict[int, tuple[float, float]]]:
+        """Table -> seat -> (mu, sigma) of the account recorded there, in the table's
+        game, for the seats whose account has a rating in it (one query: the lobby's page)."""
 
     def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:
         """(game, mu, sigma, played, won) of every game the account has a rating in."""
@@ -255,6 +259,18 @@ class AccountRows:
                        " VALUES (?,?,?,?,?,?,?)", (account, game, table_id, now, new.mu, new.sigma,
                                                    plan.places[seat]))
         return True
+
+    def seat_ratings(self, table_ids: Sequence[str]) -> dict[str, dict[int, tuple[float, float]]]:
+        out: dict[str, dict[int, tuple[float, float]]] = {}
+        if not table_ids:
+            return out
+        with self._run() as db:
+            for tid, seat, mu, sigma in db.execute(
+                    "SELECT a.table_id, a.seat, r.mu, r.sigma FROM seat_accounts a JOIN tables t ON"
+                    " t.id=a.table_id JOIN ratings r ON r.account_id=a.account_id AND r.game=t.game"
+                    f" WHERE a.table_id IN ({','.join('?' * len(table_ids))})", tuple(table_ids)).fetchall():
+                out.setdefault(tid, {})[int(seat)] = (float(mu), float(sigma))
+        return out
 
     def ratings_of(self, account_id: str) -> list[tuple[str, float, float, int, int]]:
         with self._run() as db:

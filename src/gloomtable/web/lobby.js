@@ -279,7 +279,7 @@ export class Lobby {
     const games = Object.fromEntries(this.info.games.map((g) => [g.name, _(g.title)]));
     const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
       h("strong", {}, games[t.game] || t.game), " ",
-      h("span", { class: "seat-list" }, t.seats.join(", ")), " ",
+      h("span", { class: "seat-list" }, this.seatNames(t)), " ",
       h("span", { class: "open" }, t.open_seats
         ? ngettext("{n} open seat", "{n} open seats", t.open_seats) : _("full")), " ",
       t.open_seats ? h("button", { type: "button", class: "join", onclick: () => this.join(t.id) }, _("Join")) : null,
@@ -292,6 +292,20 @@ export class Lobby {
       " ", h("span", {}, _("{first}–{last} of {total}", { first: data.offset + 1, last, total: data.total })), " ",
       h("button", { type: "button", "data-testid": "tables-next", disabled: last >= data.total,
         onclick: () => { this.offset = data.offset + data.limit; this.refresh(); } }, _("Next"))] : []);
+  }
+
+  /** The seats' names, each with the rating of the account sitting there, if it has one
+   * in this game (docs/server.md, the listing's `ratings`). */
+  seatNames(t) {
+    const parts = [];
+    t.seats.forEach((name, i) => {
+      if (i) parts.push(", ");
+      const r = (t.ratings || [])[i];
+      parts.push(h("span", { class: "seat-name", "data-seat": i }, name,
+        Number.isInteger(r) ? h("span", { class: "rating", "data-testid": `listing-rating-${i}` },
+          " (", _("rating {n}", { n: r }), ")") : null));
+    });
+    return parts;
   }
 
   async join(id) {
