@@ -11,6 +11,7 @@ from gloomtable.bots.narration import narrate
 from gloomtable.engine import ConfigError
 from gloomtable.games import make_game
 from gloomtable.games.gloom.actions import Kind
+from gloomtable.i18n.narration_text import tell
 
 GAMES = ("gloom", "gloomier", "creatures")
 
@@ -112,7 +113,8 @@ def test_narration_tells_a_story_and_repeats_for_a_seed() -> None:
         if dec.kind is Kind.PLAY:
             assert line is not None
             target = next(c for f in view["families"] for c in f["characters"] if c["card"] == dec.target)
-            assert target["name"] in line
+            assert '"told":' in line and target["name"] not in line  # data, not a sentence
+            assert target["name"] in str(tell(game, line, "en"))
             lines.append(line)
         state.apply(a)
     assert len(lines) >= 5
@@ -125,7 +127,7 @@ def test_creatures_narration_names_the_creature() -> None:
     state = game.new_initial_state(4)
     view = state.view(state.current_player())
     a = state.legal_actions()[0]
-    line = narrate("creatures", view, a, seed=1)
+    line = tell(game, narrate("creatures", view, a, seed=1), "en")
     assert line is not None and any(name in line for name in
                                     ("Hellcat", "Amphibug", "Trolliphant", "Beenoceros"))
     assert narrate("creatures", view, 0, seed=1) is None  # a pass

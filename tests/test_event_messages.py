@@ -164,19 +164,26 @@ def test_a_chronicle_as_json_carries_lines_not_events() -> None:
 
 def test_english_narration_of_twins_is_plural() -> None:
     """Issue 32: "Percival and Prudence was buried": a deed told of a plural Character
-    says "were", and other languages still recognise the stored line."""
+    says "were"; the told line is data (template and card indices), said in each
+    language from it, so nothing is parsed back from English."""
+    import json
+
     from gloomtable.bots.narration import _deed
-    from gloomtable.i18n.client import localizer_for
+    from gloomtable.i18n.cards import GloomTexts
+    from gloomtable.i18n.narration_text import tell
 
     assert _deed("Was Pursued by Geese", "plural") == "were pursued by geese"
     assert _deed("Was Pursued by Geese", "feminine") == "was pursued by geese"
     assert _deed("Fell Down a Well", "plural") == "fell down a well"
     game = make_game("gloom", {"players": 3})
-    loc = localizer_for(game, "es")
-    deed = loc.impl.narration.kinds["deed"][0]
-    import re
-
-    assert re.fullmatch(deed, "were pursued by geese") and re.fullmatch(deed, "was pursued by geese")
+    cards = {c.key: c.index for c in game.deck.cards}
+    twins, geese = cards["percival-and-prudence"], cards["was-pursued-by-geese"]
+    line = json.dumps({"told": "sink_own", "i": 0, "card": geese, "char": twins, "mood": 2, "actor": 0})
+    assert tell(game, line, "en") == "Percival and Prudence, already in debt to fate, were pursued by geese."
+    es = tell(game, line, "es")
+    assert es is not None and GloomTexts(game.deck, "es").name(geese, "plural").lower() in es.lower()
+    assert tell(game, "They were doomed anyway.", "es") == "They were doomed anyway."  # a person's words
+    assert tell(game, '{"told": "sink_own", "i": 99}', "en") == '{"told": "sink_own", "i": 99}'
 
 
 @pytest.mark.parametrize(("lang", "words"), [("es", "Las locas criaturas"), ("ru", "Безумных тварей")])

@@ -1,6 +1,7 @@
 """Issue 10: every card text of every shipped set exists in every language, kept beside
 the deck files; a user's deck carries its own translations the same way; and the
-engine's English event and action lines are all recognised by the client formatter."""
+engine's events and actions are all said in each language, from their messages and
+decoded actions."""
 
 from __future__ import annotations
 
@@ -129,10 +130,13 @@ def test_every_engine_line_and_action_is_translated(name: str, config: dict, lan
             kind = decision.get("kind") if isinstance(decision, dict) else decision
             if kind not in loc.impl.decisions:
                 unknown.add(f"decision kind: {kind}")
-            for a in legal:
-                text = state.action_to_string(a)
-                if loc.impl.actions.match(text) is None:
-                    unknown.add(f"action: {text}")
+            for a in legal:  # made from the decoded action, never from the English text
+                text, said = state.action_to_string(a), loc.action(state, a)
+                if said == text or "{" in said:
+                    unknown.add(f"action: {text} -> {said}")
+                parts = loc.action_parts(state, a)
+                if parts is not None and (parts[0] in text or "{" in parts[0] + parts[1]):
+                    unknown.add(f"action parts: {text} -> {parts}")
             for e in state.apply(bot_action(bot, state, legal)):
                 for seen in {e, *(e.for_player(p) for p in range(game.num_players)), e.for_player(None)}:
                     line = loc.event(seen)

@@ -7,6 +7,7 @@ befell, and gendered lines differ by gender."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import pytest
 
 import gloomtable.games.creatures.messages
 import gloomtable.games.gloom.messages  # noqa: F401
-from gloomtable.bots.narration import _deed
+from gloomtable.bots import narration as bot
 from gloomtable.designer.chronicle import DIED, NOTHING, SURVIVED, Tale, _ending
 from gloomtable.engine.messages import REGISTRY, Msg
 from gloomtable.games import make_game
@@ -31,8 +32,7 @@ from gloomtable.i18n.client import localizer_for
 from gloomtable.i18n.creatures_text import CreaturesLocalizer, CreaturesVoice
 from gloomtable.i18n.events import fill
 from gloomtable.i18n.gloom_text import GloomLocalizer, GloomVoice
-from gloomtable.i18n.narration_text import MOODS, creatures_templates, gloom_templates
-from gloomtable.i18n.recognise import Template
+from gloomtable.i18n.narration_text import tell
 
 SETS = Path(__file__).resolve().parents[1] / "src" / "gloomtable" / "games" / "gloom" / "sets"
 LANGS = ("es", "ru")
@@ -102,26 +102,6 @@ def cast(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
                 by_key[LONG[set_name][0]], by_key[CARD[set_name]])
 
 
-def _english(t: Template, deck: Deck, person: int, card: int) -> tuple[str, set[str]]:
-    """An engine line of template ``t`` with ``person`` in every Character slot."""
-    persons = set(PERSON_CARDS.get(t.msgid, set())) | ({t.subject} if t.subject else set())
-    who, what = deck.cards[person].name, deck.cards[card].name
-    values = {}
-    for name in re.findall(r"\{(\w+)\}", t.english):
-        kind = name.rstrip("0123456789")
-        if kind == "char" or name in persons:
-            values[name] = f"{who} (+0, player 2)" if kind == "cardx" and " on " in t.english else who
-        elif kind in ("card", "cardx"):
-            values[name] = f"{what} (-10)" if kind == "cardx" else what
-        elif kind == "deed":
-            values[name] = _deed(what)
-        else:
-            values[name] = {"family": deck.families[0].name, "freeplay": "Untimely Death",
-                            "scores": "-30, 5", "names": "player 1, player 3", "actor": "Player 2",
-                            "mood": MOODS[2], "mood_cap": MOODS[2].capitalize()}.get(kind, "2")
-    return t.english.format(**values), {n for n in values if n in persons or n.startswith("char")}
-
-
 def _gloom_args(m: Msg, person: int, card: int) -> tuple[tuple[Any, ...], set[str]]:
     """Typed arguments of an event of message ``m`` with ``person`` in every Character slot."""
     persons = set(PERSON_CARDS.get(m.msgid, set())) | ({m.subject} if m.subject else set())
@@ -184,29 +164,40 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
         if m.gendered:
             assert forms["a woman"].replace(texts.name(cast.woman), "") != \
                 forms["a man"].replace(texts.name(cast.man), ""), f"{lang}: {m.msgid!r} ignores gender"
-    for kind, templates, fmt in (("choice", gloom_text.ACTIONS, loc.actions),
-                                 ("bot narration", gloom_templates(), loc.narration)):
-        for t in templates:
-            forms = {}
+    game = SimpleNamespace(deck=cast.deck)
+    for key, template in gloom_text.ACTIONS.items():  # the choices, as loc.action fills them
+        for label, person in cast.people().items():
+            gender = texts.gender(person)
+            whose = f"{texts.name(person)} (+0, {tr.player(1)})"
+            values = {"family": texts.family_name(cast.deck.families[0].id), "p": "2",
+                      "card": loc.shown(cast.card), "cardx": loc.shown(cast.card), "cardx2": whose}
+            if key in ("aside", "choose"):
+                values["cardx"] = whose
+            if key in ("play_on", "play"):
+                values["cardx"] = loc.shown(cast.card, gender) + " (-10)"
+            out = tr.gettext(template).format(**values)
+            where = f"{lang} choice {template!r} with {label}"
+            assert out != template.format(**values), f"{where}: not translated"
+            _check_plain(out, where)
+            _check_grammar(lang, out, [texts.name(person)], where)
+            if key == "play_on":
+                assert texts.name(cast.card, gender) in out, f"{where}: the card does not agree: {out!r}"
+    for group, templates in bot._GLOOM.items():  # bots' told lines, said from their data
+        for i, template in enumerate(templates):
             for label, person in cast.people().items():
-                english, slots = _english(t, cast.deck, person, cast.card)
-                out = fmt.format(english)
-                where = f"{lang} {kind} {t.msgid!r} with {label}"
-                assert out != english, f"{where}: not translated"
-                _check_plain(out, where, inner_quotes=kind == "bot narration")
+                card = person if group == "guest" else cast.card
+                data = json.dumps({"told": group, "i": i, "card": card, "char": person, "mood": 2,
+                                   "actor": 1})
+                out = tell(game, data, lang)
+                where = f"{lang} bot narration {template!r} with {label}"
+                assert out and out != data and out != tell(game, data, "en"), f"{where}: not translated"
+                _check_plain(out, where, inner_quotes=True)
                 _check_grammar(lang, out, [texts.name(person)], where)
-                gender = texts.gender(person)
-                cards = [n for n in re.findall(r"\{(\w+)\}", t.english)
-                         if n.startswith("card") and n not in slots]
-                agreeing = texts.name(cast.card, gender)
-                if t.subject and cards:
-                    assert agreeing in out, f"{where}: the card does not agree: {out!r}"
-                if "{deed}" in t.english:
+                agreeing = texts.name(cast.card, texts.gender(person))
+                if "{deed}" in template:
                     assert agreeing[:1].lower() + agreeing[1:] in out, f"{where}: the deed: {out!r}"
-                forms[label] = out
-            if t.gendered:
-                assert forms["a woman"].replace(texts.name(cast.woman), "") != \
-                    forms["a man"].replace(texts.name(cast.man), ""), f"{lang}: {t.msgid!r} ignores gender"
+                elif "{card}" in template and "{char}" in template and group != "guest":
+                    assert agreeing in out, f"{where}: the card does not agree: {out!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -283,15 +274,24 @@ def test_every_creatures_template(lang: str) -> None:
             assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
         if lang == "ru":
             _check_grammar(lang, out, [], where)
-    for kind, templates, fmt in (("choice", creatures_text.ACTIONS, loc.actions),
-                                 ("bot narration", creatures_templates(), loc.narration)):
-        for t in templates:
-            english = t.english.format(**{k: values[k] for k in re.findall(r"\{(\w+)\}", t.english)})
-            out = fmt.format(english)
-            where = f"{lang} {kind} {t.msgid!r}"
-            assert out != english, f"{where}: not translated"
+    from gloomtable.games.creatures import actions as ca
+
+    for action in (ca.PASS, ca.PLAY_BASE + 4, ca.FLIP_BASE + 3, ca.DRAW_BASE + 2):
+        out = loc.action(None, action)
+        where = f"{lang} choice {ca.describe(action)!r}"
+        assert out != ca.describe(action), f"{where}: not translated"
+        _check_plain(out, where)
+        if action == ca.FLIP_BASE + 3:  # the colour agrees with the Machine
+            assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
+    for group, templates in bot._CREATURES.items():
+        for i, template in enumerate(templates):
+            data = json.dumps({"told": group, "i": i, "actor": 1, "victim": 2, "label": 4, "creature": 3,
+                               "colour": 3, "number": 4, "machine": "minus"})
+            out = tell(None, data, lang)
+            where = f"{lang} bot narration {template!r}"
+            assert out and out != data and out != tell(None, data, "en"), f"{where}: not translated"
             _check_plain(out, where)
-            if "{colour}" in t.english and "Machine" in t.english:  # the colour agrees with it
+            if "{colour} Machine" in template:  # the colour agrees with it
                 assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
             if lang == "ru":
                 _check_grammar(lang, out, [], where)

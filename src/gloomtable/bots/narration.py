@@ -1,10 +1,16 @@
 """A line of story for a play, so a game log reads like a tale of woe.
 
 :func:`narrate` takes the view the player saw *before* the play (any seat's
-view, or a spectator's) and the action, and fills one of our own templates
-with the card's name and the target Character's name and state as that view
+view, or a spectator's) and the action, and picks one of our own templates
+for the card's name and the target Character's name and state as that view
 shows them. The seed picks among templates, so a record replays with the very
 same lines. Non-plays (passes, setup choices, discards) get ``None``.
+
+A told line is stored as data, not as a sentence: a compact JSON object naming the
+template (``told``: its group, ``i``: its place) and typed values (card indices,
+seats, a mood's index, a colour's index, a Machine's side), which
+``gloomtable.i18n.narration_text`` says in the reader's language, English included,
+so nothing is ever parsed back from English (``docs/i18n.md``).
 """
 
 from __future__ import annotations
@@ -81,11 +87,12 @@ _GLOOM = {  # Modifier and Death names are past-tense deeds: "Was Pursued by Gee
 }
 
 
-def _mood(self_worth: int) -> str:
-    for top, phrase in _MOOD:
+def _mood(self_worth: int) -> int:
+    """The index in ``_MOOD`` of how ``self_worth`` reads."""
+    for i, (top, _phrase) in enumerate(_MOOD):
         if self_worth <= top:
-            return phrase
-    return _MOOD[-1][1]
+            return i
+    return len(_MOOD) - 1
 
 
 @lru_cache(maxsize=16)
@@ -95,10 +102,11 @@ def _gloom_game(name: str, config_json: str) -> Any:
     return make_game(name, json.loads(config_json))
 
 
-def _actor_name(view: GloomView) -> str:
+def _actor(view: GloomView) -> int | None:
+    """The seat making the play (``None``: unknown, told as "someone")."""
     dec = view["decision"]
     p = view["viewer"] if dec is None else dec["player"]
-    return "someone" if p is None else f"Player {p + 1}"
+    return None if p is None else int(p)
 
 
 def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
@@ -114,13 +122,13 @@ def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
     if not 0 <= action < codec.size:
         return None
     dec = codec.decode(action)
-    actor = _actor_name(view)
+    actor = _actor(view)
     if dec.kind is Kind.RESPOND:
-        return _pick(rng, "respond", card=cards[dec.card].name, actor=actor)
+        return _pick(rng, "respond", card=dec.card, actor=actor)
     if dec.kind is Kind.PLAY_EVENT:
         card = cards[dec.card]
         key = "story" if card.type is CardType.STORY else "event"
-        return _pick(rng, key, card=card.name, actor=actor)
+        return _pick(rng, key, card=dec.card, actor=actor)
     if dec.kind is not Kind.PLAY:
         return None
     card = cards[dec.card]
@@ -129,11 +137,9 @@ def _narrate_gloom(view: GloomView, action: int, rng: Rng) -> str | None:
     for guest in [*guests, *view["middle"]["guests"]]:
         chars.setdefault(guest["card"], guest)
     ch = chars.get(dec.target)
-    char_name = ch["name"] if ch else cards[dec.target].name
     worth = int(ch["self_worth"]) if ch else 0
-    mood = _mood(worth)
-    fields = {"card": card.name, "char": char_name, "mood": mood, "mood_cap": mood[:1].upper() + mood[1:],
-              "actor": actor, "deed": _deed(card.name, getattr(cards[dec.target], "gender", None))}
+    fields: dict[str, int | None] = {"card": dec.card, "char": dec.target, "mood": _mood(worth),
+                                     "actor": actor}
     dec_view = view["decision"]
     me = view["viewer"] if dec_view is None else dec_view["player"]
     own = ch is not None and ch["controller"] == me
@@ -159,9 +165,14 @@ def _deed(name: str, gender: str | None = None) -> str:
     return " ".join(words)
 
 
-def _pick(rng: Rng, key: str, **fields: str) -> str:
+def _pick(rng: Rng, key: str, **fields: int | str | None) -> str:
+    """The told line as data: the template's group and place, and the typed values."""
     options = _GLOOM[key] if key in _GLOOM else _CREATURES[key]
-    return options[rng.below(len(options))].format(**fields)
+    return json.dumps({"told": key, "i": rng.below(len(options)), **fields}, separators=(",", ":"))
+
+
+TEMPLATES: dict[str, tuple[str, ...]] = {}
+"""Every template by its group, both games (filled below)."""
 
 
 # --- Crazy Creatures ---------------------------------------------------------
@@ -190,29 +201,24 @@ _CREATURES = {
 }
 
 
+TEMPLATES.update(_GLOOM)
+TEMPLATES.update(_CREATURES)
+
+
 def _narrate_creatures(view: CreaturesView, action: int, rng: Rng) -> str | None:
     from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, NUM_ACTIONS, PLAY_BASE
-    from gloomtable.games.creatures.cards import (
-        COLOUR,
-        COLOUR_KEYS,
-        CREATURE_NAMES,
-        CREATURE_SET,
-        LABEL,
-        NUMBER,
-        SHIPPED_SET,
-    )
+    from gloomtable.games.creatures.cards import COLOUR, NUMBER
 
     p = view.get("current_player", view.get("viewer"))
-    actor = "someone" if p is None else f"Player {p + 1}"
+    actor = None if p is None else int(p)
     machines = view.get("machines") or []
     if PLAY_BASE <= action < FLIP_BASE:
         card = action - PLAY_BASE
         col = COLOUR[card]
         m = machines[col] if col < len(machines) else None
-        fields = {"actor": actor, "label": LABEL[card],
-                  "creature": (m and m["creature"]) or CREATURE_NAMES[col],  # a variant's own name
-                  "colour": COLOUR_KEYS[col], "number": str(NUMBER[card]),
-                  "machine": m["machine"] if m else "Machine"}
+        fields: dict[str, int | str | None] = {
+            "actor": actor, "label": card, "creature": col, "colour": col, "number": NUMBER[card],
+            "machine": "minus" if m and m["side"] == "-" else "plus"}
         counts = view.get("hand_counts") or []
         if p is not None and p < len(counts) and counts[p] == 1:
             return _pick(rng, "last", **fields)
@@ -222,18 +228,9 @@ def _narrate_creatures(view: CreaturesView, action: int, rng: Rng) -> str | None
     if FLIP_BASE <= action < DRAW_BASE:
         col = action - FLIP_BASE
         side = machines[col]["side"] if col < len(machines) else "+"
-        card_set = CREATURE_SET
-        if view.get("set", SHIPPED_SET) != SHIPPED_SET:  # a variant names its own Machines
-            from contextlib import suppress
-
-            from gloomtable.games.creatures.cards import CreatureSetError, set_named
-
-            with suppress(CreatureSetError):  # a set this process does not know: shipped names
-                card_set = set_named(str(view["set"]))
-        new = card_set.minus.name if side == "+" else card_set.plus.name
-        return _pick(rng, "flip", actor=actor, colour=COLOUR_KEYS[col], machine=new)
+        return _pick(rng, "flip", actor=actor, colour=col, machine="minus" if side == "+" else "plus")
     if DRAW_BASE <= action < NUM_ACTIONS:
-        return _pick(rng, "draw", actor=actor, victim=f"Player {action - DRAW_BASE + 1}")
+        return _pick(rng, "draw", actor=actor, victim=action - DRAW_BASE)
     return None
 
 

@@ -40,18 +40,17 @@ def _grouped(state: State, legal: list[int], seat: int,
     Each entry is (menu label, what it plays, [(action, target)])."""
     _ = loc.tr.gettext
     groups: dict[str, tuple[str, list[tuple[int, str, int]]]] = {}
-    parts_of = getattr(state, "action_parts", None)
     n = len(state.view(seat).get("hand_sizes", [])) or 1
     for a in legal:
-        parts = parts_of(a) if parts_of is not None else None
+        parts = loc.action_parts(state, a)
         if parts is None:
             text = loc.action(state, a)
             # Identical texts (two copies of one card) are the same choice to a person.
             groups.setdefault(text, (text, [(a, text, 0)]))
         else:
-            what = loc.action_text(parts[0])
+            what = parts[0]
             groups.setdefault(_("{play} on …").format(play=what), (what, []))[1].append(
-                (a, loc.action_text(parts[1]), (parts[2] - seat) % n))
+                (a, parts[1], (parts[2] - seat) % n))
     return [(label, what, [(a, t) for a, t, _k in sorted(m, key=lambda x: x[2])])
             for label, (what, m) in groups.items()]
 

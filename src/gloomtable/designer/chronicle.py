@@ -237,8 +237,12 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
     chron = Chronicle(record.game, record.seed, n, rounds, capped, state.is_over(), fvs, winners,
                       fam_names, ordered, table, seats)
     told = chron if lang == "en" else _told_in(chron, game, lang)
+    from gloomtable.i18n.narration_text import tell
+
     for ln in [x for t in told.tales for x in t.lines] + told.table:
         ln.event = None  # told: a chronicle travels (pickled, as JSON) without its game
+        if lang == "en" and ln.narration:  # a bot's told line in English; a person's words
+            ln.narration = tell(game, ln.narration, "en")
     return told
 
 

@@ -1,10 +1,12 @@
 """One entry point for clients: a game's texts in one language.
 
 ``localizer_for(game, lang)`` gives ``event(e)``, ``action(state, a)``,
-``render(state, seat)`` and ``decision(kind)``. Events are rendered from their message
-and arguments in every language, English included (``i18n/events.py``); for English the
-actions and the table are the engine's own texts. A game without a localizer (a new
-one) falls back to the engine's English for those."""
+``action_parts(state, a)``, ``narration(text)``, ``render(state, seat)`` and
+``decision(kind)``. Events are rendered from their message and arguments and bots'
+narration from its told data in every language, English included (``i18n/events.py``,
+``i18n/narration_text.py``); for English the actions and the table are the engine's own
+texts, for other languages they are made from the decoded action and the view. A game
+without a localizer (a new one) falls back to the engine's English for those."""
 
 from __future__ import annotations
 
@@ -14,14 +16,16 @@ from gloomtable.engine import Event, Game, State
 from gloomtable.games import registry
 from gloomtable.i18n.catalog import Translator, translator
 from gloomtable.i18n.events import render
+from gloomtable.i18n.narration_text import tell
 
 
 class Localizer:
     """The English pass-through; subclasses of the game formatters translate."""
 
-    def __init__(self, tr: Translator, impl: Any = None) -> None:
+    def __init__(self, tr: Translator, impl: Any = None, game: Any = None) -> None:
         self.tr = tr
         self.impl = impl
+        self.game = game
         self.lang = tr.lang
 
     def event(self, event: Event) -> str:
@@ -29,17 +33,22 @@ class Localizer:
         return render(event, self.lang)
 
     def narration(self, text: str) -> str:
-        """A line said about a play: a bot's, from its template, in this language; what a
+        """A line said about a play: a bot's, from its told data, in this language; what a
         person typed, as they wrote it."""
-        told = getattr(self.impl, "narration", None)
-        return str(told.format(text)) if told is not None else text
+        return tell(self.game, text, self.lang) or text
 
     def action(self, state: State, action: int) -> str:
-        text = state.action_to_string(action)
-        return self.impl.actions.format(text) if self.impl is not None else text
+        if self.impl is None:
+            return state.action_to_string(action)
+        return str(self.impl.action(state, action))
 
-    def action_text(self, english: str) -> str:
-        return self.impl.actions.format(english) if self.impl is not None else english
+    def action_parts(self, state: State, action: int) -> tuple[str, str, int] | None:
+        """A play on a Character as (what, on whom, whose seat), or ``None``."""
+        if self.impl is not None and hasattr(self.impl, "action_parts"):
+            parts: tuple[str, str, int] | None = self.impl.action_parts(state, action)
+            return parts
+        parts_of = getattr(state, "action_parts", None)
+        return parts_of(action) if parts_of is not None else None
 
     def render(self, state: State, player: int | None) -> str:
         if self.impl is None:
@@ -55,6 +64,6 @@ class Localizer:
 def localizer_for(game: Game, lang: str) -> Localizer:
     tr = translator(lang)
     if tr.lang == "en":
-        return Localizer(tr)
+        return Localizer(tr, game=game)
     entry = registry.find(game.name)
-    return Localizer(tr) if entry is None else Localizer(tr, entry.localizer(game, tr))
+    return Localizer(tr, None if entry is None else entry.localizer(game, tr), game)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import DecisionKind
@@ -10,14 +9,10 @@ from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.markers import N_
-from gloomtable.i18n.recognise import INT, Formatter, T, alternation
 
-ACTIONS = [
-    T(N_("pass")),
-    T(N_("play {label}")),
-    T(N_("flip {colour} Machine")),
-    T(N_("make player {p} draw")),
-]
+ACTIONS = {"pass": N_("pass"), "play": N_("play {label}"), "flip": N_("flip {colour} Machine"),
+           "draw": N_("make player {p} draw")}
+"""A choice's template by its kind (the layout of ``games/creatures/actions.py``)."""
 
 WHY = {"passed": N_("every player in a row has passed"), "final": N_("the final turns are over")}
 """Why a round ended, by the key its event carries."""
@@ -76,31 +71,26 @@ class CreaturesLocalizer:
         from gloomtable.games.creatures.cards import CREATURE_SET
 
         self.tr = tr
-        # Names come from the table's own set (a variant names its Creatures and
-        # Machines); the engine's event lines always use the shipped set's words.
-        self.texts = texts = CreatureTexts(getattr(game, "card_set", CREATURE_SET), tr.lang)
-        colours = [c.key for c in CREATURE_SET.colours]
-        colour_rx = alternation(colours)
-        def label(value: str) -> str:
-            colour, number = value.rsplit(" ", 1)
-            return f"{texts.colour(colour)} {number}"
-
-        kinds: dict[str, tuple[str, Callable[[str], str]]] = {
-            "p": (INT, str),
-            "label": (rf"(?:{colour_rx}) \d+", label),
-            "colour": (colour_rx, texts.machine_colour),  # only Machine lines use {colour}
-        }
+        # Names come from the table's own set (a variant names its Creatures and Machines).
+        self.card_set = getattr(game, "card_set", CREATURE_SET)
+        self.texts = CreatureTexts(self.card_set, tr.lang)
         self.decisions = DECISIONS
-        self.actions = Formatter(tr, ACTIONS, kinds)
-        from gloomtable.i18n import narration_text as told
 
-        creatures = {spec.creature: spec.key for spec in CREATURE_SET.colours}
-        machines = {CREATURE_SET.plus.name: "plus", CREATURE_SET.minus.name: "minus"}
-        self.narration = Formatter(tr, told.creatures_templates(), {
-            **kinds, "actor": told.seat_kind(tr), "victim": told.seat_kind(tr),
-            "creature": (alternation(creatures), lambda v: texts.creature(creatures[v])),
-            "machine": (alternation(machines), lambda v: texts.machine(machines[v])),
-            "number": (r"\d+", str)})
+    def action(self, s: Any, action: int) -> str:
+        """The choice ``action`` in this language, by its place in the action layout."""
+        from gloomtable.games.creatures import actions as ca
+        from gloomtable.games.creatures.cards import CREATURES
+
+        _, texts = self.tr.gettext, self.texts
+        if ca.PLAY_BASE <= action < ca.FLIP_BASE:
+            c = CREATURES[action - ca.PLAY_BASE]
+            return _(ACTIONS["play"]).format(label=f"{texts.colour(c.colour_key)} {c.number}")
+        if ca.FLIP_BASE <= action < ca.DRAW_BASE:
+            key = self.card_set.colours[action - ca.FLIP_BASE].key
+            return _(ACTIONS["flip"]).format(colour=texts.machine_colour(key))
+        if ca.DRAW_BASE <= action < ca.NUM_ACTIONS:
+            return _(ACTIONS["draw"]).format(p=action - ca.DRAW_BASE + 1)
+        return _(ACTIONS["pass"])
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")
@@ -116,7 +106,8 @@ class CreaturesLocalizer:
             m["creature"] = texts.creature(m.get("colour", ""))
             m["machine"] = texts.machine("plus" if m.get("side") == "+" else "minus")
         for c in view.get("choices", []):
-            c["text"] = self.actions.format(c.get("text", ""))
+            if isinstance(c.get("action"), int):
+                c["text"] = self.action(None, c["action"])
 
     def render(self, v: CreaturesView, player: int | None) -> str:
         """The table as text, like ``games/creatures/view.render`` in the reader's language."""

@@ -6,40 +6,36 @@ engine's own ``games/gloom/render.py``, so nothing hidden can leak through it.""
 from __future__ import annotations
 
 import copy
-import re
-from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import DecisionKind
+from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.markers import N_, NG_
-from gloomtable.i18n.recognise import INT, Formatter, T, alternation, player_list
 
-ACTIONS = [
-    T(N_("let it stand (no response)")),
-    T(N_("pass")),
-    T(N_("end the turn (forgo free plays)")),
-    T(N_("discard your whole hand")),
-    T(N_("take the family {family}")),
-    T(N_("choose player {p}")),
-    T(N_("discard {cardx}")),
-    T(N_("set aside {cardx}"), subject="cardx"),
-    T(N_("choose {cardx}"), subject="cardx"),
-    T(N_("respond with {card}")),
-    T(N_("play the Event {card}")),
-    T(N_("claim the Story {card}")),
-    T(N_("play {cardx} on {cardx2}"), subject="cardx2"),
-    T(N_("play {cardx}")),
-    T(N_("{cardx}")),
-]
+ACTIONS = {
+    "stand": N_("let it stand (no response)"),
+    "pass": N_("pass"),
+    "forgo": N_("end the turn (forgo free plays)"),
+    "discard_hand": N_("discard your whole hand"),
+    "family": N_("take the family {family}"),
+    "player": N_("choose player {p}"),
+    "discard": N_("discard {cardx}"),
+    "aside": N_("set aside {cardx}"),
+    "choose": N_("choose {cardx}"),
+    "respond": N_("respond with {card}"),
+    "event": N_("play the Event {card}"),
+    "story": N_("claim the Story {card}"),
+    "play_on": N_("play {cardx} on {cardx2}"),
+    "play": N_("play {cardx}"),
+}
+"""A choice's template by its kind; ``{cardx}`` is a card as a choice describes it (a
+Character with its Self-Worth and seat), agreeing with the Character it concerns."""
 
 TITLE = N_("\u201c{title}\u201d")
 """How a card's name is quoted as a title inside a sentence («…» in Spanish and Russian)."""
-INNER_TITLE = N_("\u2018{title}\u2019")
-"""A title inside a quotation, such as a narration the page shows in quotes (“…” in
-Spanish, „…“ in Russian)."""
 
 FREE_PLAY = {"card": N_("any card"), "Untimely Death": N_("Untimely Death"),
              "modifier": N_("Modifier"), "event": N_("Event")}
@@ -142,64 +138,82 @@ class GloomLocalizer:
         self.tr = tr
         self.deck = game.deck
         self.texts = GloomTexts(game.deck, tr.lang)
-        names = self.texts.name_map()
-        index_of = {c.name: c.index for c in game.deck.cards}
-        fams = self.texts.family_map()
-        name_rx = alternation(names)
-        texts = self.texts
-        title = tr.gettext("\u201c{title}\u201d")
-        middle = tr.gettext("in the middle")
-
-        landed: dict[str, str] = {}
-        """The gender of the Character each card was last told on, so a later line that
-        names the card alone (a cancellation, a Guest following it) keeps its form."""
-
-        inner_title = tr.gettext(INNER_TITLE)
-
-        def shown(english: str, gender: str | None = None, inner: bool = False) -> str:
-            """A Character or Guest by its bare name; any other card as a quoted title,
-            in the form agreeing with ``gender`` (of the Character it is about).
-            ``inner``: inside a quotation (a bot's narration), with the inner quotes."""
-            i = index_of[english]
-            if texts.is_person(i):
-                return texts.name(i)
-            if gender is None:
-                gender = landed.get(english)
-            else:
-                landed[english] = gender
-            return (inner_title if inner else title).format(title=texts.name(i, gender))
-
-        def described(value: str, gender: str | None = None) -> str:
-            m = re.match(rf"({name_rx})(?: \((.*)\))?\Z", value)
-            assert m is not None
-            name = shown(m.group(1), gender)
-            if m.group(2) is None:
-                return name
-            inside = player_list(tr)(m.group(2)).replace("in the middle", middle)
-            return f"{name} ({inside})"
-
-        def gender_of(value: str) -> str | None:
-            m = re.match(rf"({name_rx})", value)
-            return texts.gender(index_of[m.group(1)]) if m else None
-
-        kinds: dict[str, tuple[str, Callable[[str], str]]] = {
-            "p": (INT, str),
-            "card": (name_rx, shown), "char": (name_rx, shown),
-            "cardx": (rf"(?:{name_rx})(?: \([^()]*\))?", described),
-            "family": (alternation(fams), fams.__getitem__),
-        }
-        agree: dict[str, Callable[[str, str | None], str]] = {"card": shown, "cardx": described}
         self.decisions = DECISIONS
-        self.actions = Formatter(tr, ACTIONS, kinds, agree, gender_of)
-        from gloomtable.i18n import narration_text as told
+        self.title = tr.gettext(TITLE)
 
-        deed = told.deed_kind(game.deck, texts)
-        self.narration = Formatter(
-            tr, told.gloom_templates(),
-            {**kinds, **told.mood_kinds(tr), "actor": told.seat_kind(tr),
-             "card": (name_rx, lambda v: shown(v, None, True)),
-             "deed": (deed[0], lambda v: deed[1](v, None))},
-            {**agree, "card": lambda v, g: shown(v, g, True), "deed": deed[1]}, gender_of)
+    def shown(self, c: int, gender: str | None = None) -> str:
+        """A Character or Guest by its bare name; any other card as a quoted title, in
+        the form agreeing with ``gender`` (of the Character it is about)."""
+        texts = self.texts
+        if texts.is_person(c):
+            return texts.name(c)
+        return self.title.format(title=texts.name(c, gender))
+
+    def described(self, s: Any, c: int, gender: str | None = None) -> str:
+        """A card as a choice names it: a Character with its Self-Worth and where it is,
+        a card with points with them (like ``games/gloom/describe.describe_card``)."""
+        card = s.cards[c]
+        name = self.shown(c, gender)
+        if card.type in (CardType.CHARACTER, CardType.GUEST):
+            if c not in s.stacks:
+                return name
+            owner = s.controller[c]
+            whose = self.tr.gettext(MIDDLE) if owner < 0 else self.tr.player(owner)
+            return f"{name} ({s.self_worth(c):+d}, {whose})"
+        pts = [p for p in card.points if p is not None]
+        return f"{name} ({', '.join(f'{p:+d}' for p in pts)})" if pts else name
+
+    def action(self, s: Any, action: int) -> str:
+        """The choice ``action`` of the board ``s`` in this language, from the decoded
+        action (nothing is read back from the engine's English text)."""
+        from gloomtable.games.gloom.actions import Kind
+        from gloomtable.games.gloom.tasks import RESPOND, SETUP_ASIDE
+
+        codec, tr, texts = s.codec, self.tr, self.texts
+        if not 0 <= action < codec.size:
+            return f"<invalid action {action}>"
+        dec = codec.decode(action)
+        d = s.decision
+        _ = tr.gettext
+        if dec.kind is Kind.PASS:
+            if d.kind == RESPOND:
+                return _(ACTIONS["stand"])
+            return _(ACTIONS["pass"]) if s.counted_used < 2 else _(ACTIONS["forgo"])
+        if dec.kind is Kind.DISCARD_HAND:
+            return _(ACTIONS["discard_hand"])
+        if dec.kind is Kind.CHOOSE_FAMILY:
+            fams = self.deck.families
+            return _(ACTIONS["family"]).format(family=texts.family_name(fams[dec.index].id)) \
+                if dec.index < len(fams) else "?"
+        if dec.kind is Kind.CHOOSE_PLAYER:
+            return _(ACTIONS["player"]).format(p=dec.index + 1)
+        if dec.kind is Kind.CHOOSE_CARD:
+            key = {DecisionKind.DISCARD: "discard", SETUP_ASIDE: "aside"}.get(d.kind, "choose")
+            gender = None if key == "discard" else texts.gender(dec.card)
+            return _(ACTIONS[key]).format(cardx=self.described(s, dec.card, gender))
+        if dec.kind is Kind.RESPOND:
+            return _(ACTIONS["respond"]).format(card=self.shown(dec.card))
+        if dec.kind is Kind.DISCARD_ONE:
+            return _(ACTIONS["discard"]).format(cardx=self.shown(dec.card))
+        if dec.kind is Kind.PLAY_EVENT:
+            return _(ACTIONS["event"]).format(card=self.shown(dec.card))
+        if dec.kind is Kind.CLAIM_STORY:
+            return _(ACTIONS["story"]).format(card=self.shown(dec.card))
+        gender = texts.gender(dec.target)
+        return _(ACTIONS["play_on"]).format(cardx=self.described(s, dec.card, gender),
+                                            cardx2=self.described(s, dec.target))
+
+    def action_parts(self, s: Any, action: int) -> tuple[str, str, int] | None:
+        """A play on a Character as (what, on whom, whose seat), like ``action_parts``
+        of the board, in this language."""
+        from gloomtable.games.gloom.actions import Kind
+
+        dec = s.codec.decode(action)
+        if dec.kind is not Kind.PLAY:
+            return None
+        gender = self.texts.gender(dec.target)
+        what = self.tr.gettext(ACTIONS["play"]).format(cardx=self.described(s, dec.card, gender))
+        return what, self.described(s, dec.target), s.controller[dec.target]
 
     def decision(self, kind: str) -> str:
         return self.tr.gettext(DECISIONS[kind]) if kind in DECISIONS else kind.replace("_", " ")

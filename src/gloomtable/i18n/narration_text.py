@@ -1,64 +1,148 @@
-"""Bot narration in the reader's language.
+"""Bot narration in the reader's language, English included.
 
-Bots tell each play in English from the templates of ``bots/narration.py`` (a line is
-stored once and shown to everyone). Like the engine's lines, a bot's line is recognised
-by its template and told again in the reader's language: the template is the msgid, the
-Character's name, the card (as a quoted title or, for a deed, in the form agreeing with
-the Character), the mood and the seats are put back in that language. What people type
-matches no template and is shown as they wrote it."""
+A bot's told line is data (``bots/narration.py``): the template's group and place and
+typed values (card indices, seats, a mood, a colour, a Machine's side). Here it is made
+into a sentence when someone reads it: the template is the msgid, each value said in
+that language (a Character by its name, any other card as a quoted title in the form
+agreeing with the Character, a deed in that form). What people type is not told data
+and is shown as they wrote it; so is a line some older record kept as English text.
+"""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+import json
+from collections.abc import Iterable
 from typing import Any
 
 from gloomtable.bots import narration as bot
-from gloomtable.i18n.catalog import Translator
-from gloomtable.i18n.recognise import T, Template, alternation
+from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.markers import N_
 
 MOODS = tuple(phrase for _, phrase in bot._MOOD)
 """The bots' moods (how a Character's Self-Worth reads), each a catalogue message."""
 
+INNER_TITLE = N_("\u2018{title}\u2019")
+"""A title inside a narration, which the page shows in quotes (“…” in Spanish, „…“ in
+Russian)."""
 
-def gloom_templates() -> list[Template]:
-    return [T(msg, subject="char" if "{char}" in msg else None)
-            for msgs in bot._GLOOM.values() for msg in msgs]
+LIMIT = 400
+"""The longest text read as told data; anything longer is a person's words."""
 
 
-def creatures_templates() -> list[Template]:
-    return [T(msg) for msgs in bot._CREATURES.values() for msg in msgs]
+def gloom_templates() -> list[str]:
+    return [msg for msgs in bot._GLOOM.values() for msg in msgs]
+
+
+def creatures_templates() -> list[str]:
+    return [msg for msgs in bot._CREATURES.values() for msg in msgs]
 
 
 def messages() -> Iterable[str]:
     """Every narration text to translate (read by ``gloomtable.i18n.extract``)."""
-    for t in [*gloom_templates(), *creatures_templates()]:
-        yield t.msgid
+    yield from gloom_templates()
+    yield from creatures_templates()
     yield from MOODS
 
 
-def seat_kind(tr: Translator) -> tuple[str, Callable[[str], str]]:
-    """"Player 2" / "someone" as the line's subject, in the reader's language."""
-    def convert(value: str) -> str:
-        m = re.fullmatch(r"Player (\d+)", value)
-        return tr.gettext("Player {n}").format(n=m.group(1)) if m else tr.gettext("someone")
-    return r"Player \d+|someone", convert
+def told(text: str | None) -> dict[str, Any] | None:
+    """The told data in ``text``, or ``None`` for anything else (a person's words)."""
+    if not text or len(text) > LIMIT or not text.startswith('{"told":'):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    group, i = data.get("told"), data.get("i")
+    if not isinstance(group, str) or group not in bot.TEMPLATES or not isinstance(i, int):
+        return None
+    if not 0 <= i < len(bot.TEMPLATES[group]):
+        return None
+    return data
 
 
-def mood_kinds(tr: Translator) -> dict[str, tuple[str, Callable[[str], str]]]:
-    caps = {m[:1].upper() + m[1:]: m for m in MOODS}
-
-    def cap(value: str) -> str:
-        text = tr.gettext(caps[value])
-        return text[:1].upper() + text[1:]
-    return {"mood": (alternation(MOODS), tr.gettext), "mood_cap": (alternation(caps), cap)}
+def _seat(tr: Translator, value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+        return tr.gettext("Player {n}").format(n=value + 1)
+    return tr.gettext("someone")
 
 
-def deed_kind(deck: Any, texts: Any) -> tuple[str, Callable[[str, str | None], str]]:
-    """A card's name as the end of a sentence, in the form agreeing with the Character."""
-    index_of = {bot._deed(c.name, g): c.index for c in deck.cards for g in ("plural", None)}
+def _gloom_values(game: Any, tr: Translator, data: dict[str, Any]) -> dict[str, str]:
+    from gloomtable.i18n.cards import GloomTexts
 
-    def convert(value: str, gender: str | None = None) -> str:
-        name = str(texts.name(index_of[value], gender))
-        return name[:1].lower() + name[1:]
-    return alternation(index_of), convert
+    deck = game.deck
+    cards = deck.cards
+    english = tr.lang == "en"
+    texts = None if english else GloomTexts(deck, tr.lang)
+
+    def index(key: str) -> int:
+        value = data.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(cards):
+            raise ValueError(f"{key}: no card {value!r}")
+        return value
+
+    out: dict[str, str] = {"actor": _seat(tr, data.get("actor"))}
+    gender = None
+    if "char" in data:
+        c = index("char")
+        gender = getattr(cards[c], "gender", None) if texts is None else texts.gender(c)
+        out["char"] = cards[c].name if texts is None else texts.name(c)
+    if "card" in data:
+        c = index("card")
+        if texts is None:
+            out["card"] = cards[c].name
+            out["deed"] = bot._deed(cards[c].name, gender)
+        else:
+            name = texts.name(c, gender)
+            out["card"] = name if texts.is_person(c) else tr.gettext(INNER_TITLE).format(title=name)
+            out["deed"] = name[:1].lower() + name[1:]
+    if "mood" in data:
+        m = data["mood"]
+        if not isinstance(m, int) or not 0 <= m < len(MOODS):
+            raise ValueError(f"no mood {m!r}")
+        mood = tr.gettext(MOODS[m])
+        out["mood"], out["mood_cap"] = mood, mood[:1].upper() + mood[1:]
+    return out
+
+
+def _creatures_values(game: Any, tr: Translator, data: dict[str, Any]) -> dict[str, str]:
+    from gloomtable.games.creatures.cards import CREATURE_SET, CREATURES
+    from gloomtable.i18n.cards import CreatureTexts
+
+    card_set = getattr(game, "card_set", CREATURE_SET)
+    keys = [c.key for c in card_set.colours]
+    texts = CreatureTexts(card_set, tr.lang)
+    english = tr.lang == "en"
+    out: dict[str, str] = {"actor": _seat(tr, data.get("actor")), "victim": _seat(tr, data.get("victim"))}
+    if "label" in data:
+        c = CREATURES[int(data["label"])]
+        out["label"] = c.label if english else f"{texts.colour(c.colour_key)} {c.number}"
+    if "colour" in data:
+        key = keys[int(data["colour"])]
+        spec = card_set.colours[int(data["colour"])]
+        out["colour"] = key if english else texts.machine_colour(key)
+        out["creature"] = spec.creature if english else texts.creature(key)
+    if "number" in data:
+        out["number"] = str(int(data["number"]))
+    if "machine" in data:
+        side = "minus" if data["machine"] == "minus" else "plus"
+        out["machine"] = (card_set.minus if side == "minus" else card_set.plus).name if english \
+            else texts.machine(side)
+    return out
+
+
+def tell(game: Any, text: str | None, lang: str) -> str | None:
+    """``text`` as a reader of ``lang`` reads it: told data made into the sentence of its
+    template; anything else (a person's words, an older record's English line) as it is."""
+    data = told(text)
+    if data is None:
+        return text
+    tr = translator(lang)
+    template = bot.TEMPLATES[data["told"]][data["i"]]
+    try:
+        values = (_gloom_values(game, tr, data) if hasattr(game, "deck")
+                  else _creatures_values(game, tr, data))
+        return tr.gettext(template).format(**values)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return text

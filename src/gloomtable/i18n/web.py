@@ -8,7 +8,7 @@
 * :func:`request_language` picks a request's language: ``?lang=``, then the
   ``gloomtable_lang`` cookie the page's language switch sets, then Accept-Language.
 * :func:`localize_catalogue` and :func:`localize_state` put a table's card faces and
-  live messages (views, choices, bots' narration) into that language with the same card
+  live messages (views and choices) into that language with the same card
   translation files and formatters as the terminal. The log's events arrive rendered in
   the connection's language from their messages (``server/table.py``).
 """
@@ -96,9 +96,11 @@ def localize_catalogue(game: Any, catalogue: dict[str, Any], lang: str) -> dict[
     return out
 
 
-def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, Any]:
-    """A ``state`` message for one connection, in ``lang``: names in the view, the
-    choices' texts and the log's lines. The cached view is copied, never changed."""
+def localize_state(game: Any, lang: str, message: dict[str, Any], state: Any = None) -> dict[str, Any]:
+    """A ``state`` message for one connection, in ``lang``: names in the view and the
+    choices' texts, made from each choice's action on ``state`` (the board the choices
+    are legal on). The cached view is copied, never changed. The log arrives rendered
+    in the connection's language (``LogEntry.for_viewer``)."""
     if lang == "en" or lang not in LANGUAGES:
         return message
     loc = _localizer(game, lang)
@@ -107,7 +109,7 @@ def localize_state(game: Any, lang: str, message: dict[str, Any]) -> dict[str, A
     msg = dict(message)
     msg["view"] = view = copy.deepcopy(message.get("view") or {})
     loc.impl.localize_view(view)  # each game's texts know its view (the registry's ``texts``)
-    msg["choices"] = [{**c, "text": loc.action_text(c.get("text", ""))} for c in message.get("choices", [])]
-    msg["log"] = [{**e, "text": loc.narration(e.get("text", ""))} if e.get("kind") == "narration" else e
-                  for e in message.get("log", [])]  # events come rendered (LogEntry.for_viewer)
+    if state is not None:
+        msg["choices"] = [{**c, "text": loc.action(state, c["action"])} if isinstance(c.get("action"), int)
+                          else c for c in message.get("choices", [])]
     return msg

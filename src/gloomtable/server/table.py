@@ -27,6 +27,7 @@ from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game, registry
 from gloomtable.i18n.events import render as render_event
+from gloomtable.i18n.narration_text import tell
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
@@ -142,17 +143,20 @@ class LogEntry:
     index: int
     event: Event | None = None
     narration: str | None = None
+    """A person's words, or a bot's told line as data (``bots/narration.py``)."""
     seat: int | None = None
 
     actor: str = "person"
     """Who made the play: ``person``, ``bot`` (a bot's seat), ``stand_in`` (a bot for an
     absent person) or ``timeout`` (a bot when the turn timer ran out)."""
+    game: Any = None
+    """The table's game, whose deck a bot's told line names cards from."""
 
     def for_viewer(self, viewer: int | None, lang: str = "en") -> dict[str, Any]:
         """The entry as ``viewer`` may see it; an event's line rendered in ``lang``."""
         if self.event is None:
-            return {"i": self.index, "kind": "narration", "player": self.seat, "text": self.narration,
-                    "actor": self.actor}
+            return {"i": self.index, "kind": "narration", "player": self.seat,
+                    "text": tell(self.game, self.narration, lang), "actor": self.actor}
         ev = self.event.for_player(viewer)
         out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": render_event(ev, lang)}
         if ev.player is not None:
@@ -345,7 +349,7 @@ class LiveTable:
             if deciding:  # a move the page may suggest; the lesson's tests follow it
                 msg["lesson"]["suggest"] = self.lesson.suggest(self.state, self.state_id)
         conn.log_sent = len(self.entries)
-        return localize_state(self.game, conn.lang, msg)
+        return localize_state(self.game, conn.lang, msg, self.state)
 
     # --- connections -------------------------------------------------------------
 
@@ -575,7 +579,7 @@ class LiveTable:
     def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
                 actor: str = "person") -> None:
         if narration:
-            self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor))
+            self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor, game=self.game))
         self.entries.extend(LogEntry(idx, event=e) for e in events)
 
     def _deadline_for(self, state: State) -> float | None:
