@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from gloomtable.engine import ConfigError
 from gloomtable.engine.textdata import TextDataError, load_json, set_text_limits
 from gloomtable.engine.tomlshape import TextLimits
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
-from gloomtable.server import accounts
+from gloomtable.server import accounts, metrics
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
@@ -92,6 +93,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             resumed = lobby.resume_all()
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
         app.state.lobby = lobby
+        metrics.watch(lobby, heavy)
         for table in lobby.tables.values():
             table.schedule()
         lobby.start()
@@ -103,6 +105,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             yield
         finally:
             sweeper.cancel()
+            metrics.watch(None, None)
             heavy.close()
             rates.close()
             await sockets.close()
@@ -120,10 +123,12 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=served_hosts)
     app.add_middleware(HttpRateLimits, rates=rates)  # creations and joins per IP, before any routing
     app.add_middleware(PathCheck)  # a %00 in an id or a name never reaches a route (issue 29, row 5)
-    app.add_middleware(SecurityHeaders)  # outermost: a refused Host gets the headers too
+    app.add_middleware(SecurityHeaders)  # a refused Host gets the headers too
+    app.add_middleware(metrics.RequestTimes)  # outermost: every answer is timed, refusals too
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+        metrics.refused(exc.code, "http")
         return JSONResponse(exc.to_dict(), status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
@@ -134,6 +139,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        metrics.refused("server_error", "http")
         return JSONResponse(error_message("server_error", "the server could not handle that request"),
                             status_code=500)
 
@@ -165,6 +171,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         return FileResponse(WEB_DIR / "index.html")
 
     app.include_router(health_router)  # /healthz, /readyz (docs/deploy.md)
+    app.include_router(metrics.router)  # /metrics, only to --metrics-allow (docs/deploy.md)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # --- lobby API ---------------------------------------------------------------------
@@ -320,6 +327,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             refusal = ServerError("too_many_sockets", f"your address already has {config.sockets_per_ip} "
                                   "connections open", 429)
         if refusal is not None:
+            metrics.refused(refusal.code, "ws")
             with contextlib.suppress(Exception):
                 await websocket.send_denial_response(JSONResponse(refusal.to_dict(),
                                                                   status_code=refusal.status))
@@ -374,6 +382,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await receiver
         except ServerError as exc:
+            metrics.refused(exc.code, "ws")
             with contextlib.suppress(Exception):
                 await websocket.send_json(exc.to_dict())
                 await websocket.close(code=4000 + exc.status % 1000)
@@ -498,6 +507,7 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
             checks.append(("spectator_message_rate", "ip:" + ip))
         if not await rates.hit_all(checks):
             strikes += 1
+            metrics.refused("rate_limited", "ws")
             if not refusing:  # one answer per run of refused messages: a flood costs no more answers
                 conn.push(error_message("rate_limited", f"at most {config.message_rate} messages; slow down"))
                 refusing = True
@@ -508,9 +518,11 @@ async def _receive_loop(websocket: WebSocket, table: LiveTable, conn: Conn, rate
         try:
             await _handle(table, conn, text, rates, talk, key, ip)
         except ServerError as exc:  # the error alone: states follow real changes, and sync
+            metrics.refused(exc.code, "ws")
             conn.push(exc.to_dict())
         except Exception:
             log.exception("table %s: error handling a message", table.id)
+            metrics.refused("server_error", "ws")
             conn.push(error_message("server_error", "the server could not handle that message"))
 
 
@@ -548,7 +560,9 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ta
         if narration is not None and not isinstance(narration, str):
             raise ServerError("bad_message", '"narration" must be text')
         line = clean_name(narration, NARRATION_MAX) if narration else None
+        started = time.perf_counter()
         await table.submit(conn, action, state_id, line or None)
+        metrics.MOVE_SECONDS.labels(table.row.game).observe(time.perf_counter() - started)
     elif kind == "lesson_next":
         table.lesson_next(conn)
     elif kind == "say":

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from gloomtable.engine import GloomtableError
+from gloomtable.server import metrics
 from gloomtable.server.errors import ServerError
 from gloomtable.server.store import Store
 from gloomtable.server.table import LEASE_TTL, LiveTable
@@ -109,6 +110,7 @@ class Cluster:
         self.renewed_at = time.monotonic()
         for tid in self.held - still:
             log.warning("table %s: lease lost; another process leads it now", tid)
+            metrics.LEASES_LOST.inc()
             self._set_leader(tid, False)
         self.held = still
         for tid in list(still):
@@ -133,6 +135,7 @@ class Cluster:
             else:
                 self._heard(tid)
             log.info("table %s: %s leads it now", tid, self.holder)
+            metrics.LEASES_TAKEN.inc()
             table.leader = True
             table.schedule()
 

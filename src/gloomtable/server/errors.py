@@ -41,6 +41,7 @@ CODES = {
     "nobody_here": "a game is played again only while a person has a page of it open",
     "bad_name": "a seat name that reads as another seat's or as a bot's label",
     "bad_request": "a query value or an id is out of range or not of the right shape",
+    "forbidden": "/metrics asked from an address --metrics-allow does not name, or through a proxy",
 }
 
 

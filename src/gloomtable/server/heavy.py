@@ -143,6 +143,15 @@ class HeavyWork:
         self._slots: asyncio.Semaphore | None = None
         self.killed = 0
         """Workers killed for passing the deadline or running out of memory (for the log and tests)."""
+        self.jobs = 0
+        """Jobs asked for (``/metrics``)."""
+        self.waiting = 0
+        """Jobs waiting for a worker now (``/metrics``)."""
+
+    @property
+    def busy(self) -> int:
+        """Workers working now."""
+        return len(self._busy)
 
     def pids(self) -> list[int]:
         """The worker processes alive now (for tests and the operator)."""
@@ -157,10 +166,14 @@ class HeavyWork:
             self._slots = asyncio.Semaphore(self.workers)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
+        self.jobs += 1
+        self.waiting += 1
         try:
             await asyncio.wait_for(self._slots.acquire(), self.timeout)
         except TimeoutError:
             raise self._late(what) from None
+        finally:
+            self.waiting -= 1
         try:
             worker = self._take()
             try:

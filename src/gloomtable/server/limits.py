@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.errors import ServerError, error_message
+from gloomtable.server.metrics import parse_allowed, refused
 
 log = logging.getLogger("gloomtable.server")
 
@@ -114,6 +115,9 @@ class ServerLimits:
                                        "this process counts alone for a few seconds")
     rate_storage_prefix: str = _opt("gloomtable", "prefix of the counters' keys in --rate-storage "
                                     "(one per site sharing a Redis)")
+    metrics_allow: str = _opt("", "addresses or networks that may read /metrics, comma-separated "
+                              "(127.0.0.1,::1), asked directly, never through a proxy (default: none, "
+                              "/metrics is off)")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -128,6 +132,7 @@ class ServerLimits:
         if self.ipv6_prefix > 128:
             raise ValueError("--ipv6-prefix must be at most 128 (the bits of an IPv6 address), "
                              f"got {self.ipv6_prefix}")
+        parse_allowed(self.metrics_allow)  # a typo is one clear error at the start
         scheme = urllib.parse.urlsplit(self.rate_storage).scheme
         asyncio_storage = scheme.startswith("async+") and scheme != "async+memory"
         if not (self.rate_storage == "memory://" or asyncio_storage):
@@ -356,6 +361,7 @@ class HttpRateLimits:
                     client = scope.get("client")
                     host = client_key(client[0], self.rates.config.ipv6_prefix) if client else "unknown"
                     if not await self.rates.hit(rate, host):
+                        refused("rate_limited", "http")
                         most = getattr(self.rates.config, rate)
                         body = json.dumps(error_message(
                             "rate_limited", f"too many {what} from you (at most {most}); wait a little"))

@@ -35,6 +35,7 @@ from typing import Any, cast
 import psycopg
 
 from gloomtable.server.errors import ServerError, Unconfirmed
+from gloomtable.server.metrics import STORE_ERRORS, STORE_SECONDS
 from gloomtable.server.store import Store
 
 log = logging.getLogger("gloomtable.server")
@@ -71,15 +72,19 @@ class GuardedStore:
 
     def _call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self._failing:
+            STORE_ERRORS.labels("unanswered").inc()
             raise self._unanswered()
+        started = time.perf_counter()
         future = self._threads.submit(fn, *args, **kwargs)
         try:
             return future.result(timeout=self._timeout)
         except psycopg.OperationalError as exc:  # the link is cut or the server going away: busy, not broken
+            STORE_ERRORS.labels("cut").inc()
             log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
                         " ".join(str(exc).split()))
             raise Unconfirmed(future) from None  # the link went while the call ran: it may have committed
         except concurrent.futures.TimeoutError:
+            STORE_ERRORS.labels("timeout").inc()
             with self._lock:
                 if not self._failing:  # once per outage, however many calls meet it
                     self._failing = True
@@ -91,6 +96,8 @@ class GuardedStore:
             # the call still runs and may commit once the link is back: the caller says "not
             # confirmed yet", never "nothing was changed" (issue 29, row 6)
             raise Unconfirmed(future) from None
+        finally:
+            STORE_SECONDS.observe(time.perf_counter() - started)
 
     def _until_it_answers(self) -> None:
         """The guard's own questions during an outage (in its thread): the first answer

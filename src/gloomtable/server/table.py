@@ -30,6 +30,7 @@ from gloomtable.i18n.events import render as render_event
 from gloomtable.i18n.narration_text import tell
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
+from gloomtable.server import metrics
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
@@ -473,6 +474,7 @@ class LiveTable:
             self._lesson_step = False
         self.row.actions.append(action)
         self.row.actors.append((seat, actor))
+        metrics.moved(self.row.game, actor)
         if narration:
             self.row.narration[idx] = narration
         self._record(idx, events, narration, seat, actor)
