@@ -265,3 +265,16 @@ def test_db_copy_carries_each_table_talk(tmp_path: Path) -> None:
                                                                           (1, "seat:0", "second")]
     finally:
         dest.close()
+
+
+def test_a_lesson_and_a_table_without_talk_give_no_channel(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "t.db") as server:
+        lesson = httpx.post(f"{server.url}/api/lessons", json={"lesson": "gloom"}).json()
+        token = lesson["link"].split("#token=")[1]
+        quiet = create_table(server, talk=False)
+        for tid, tok in ((lesson["table"], token), (quiet["id"], invite_token(quiet, 0))):
+            with open_ws(server, tid, tok) as ws:
+                assert next_of(ws, "talk")["channel"] is None
+                say(ws, "anyone?")
+                err = refusal(ws)
+                assert err["code"] == "read_only" and err["about"] == "say"

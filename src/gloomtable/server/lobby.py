@@ -258,7 +258,8 @@ class Lobby:
         seats = [SeatSpec(kind="person", name="")] + [
             SeatSpec(kind="bot", level=level) for level in lesson.bots]
         spec = TableSpec(game=lesson.game, config=lesson.config, seats=seats, listed=False,
-                         spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed)
+                         spectators=False, bot_delay_ms=bot_delay_ms, seed=lesson.seed,
+                         talk=False)  # a learner and bots: nobody to talk to
         return await self.create(spec, lesson=lesson.id, owner=owner, owner_most=owner_most)
 
     def owned(self, owner: str) -> int:

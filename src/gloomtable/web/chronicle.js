@@ -44,7 +44,13 @@ function render(c) {
   const table = c.table.length
     ? h("section", {}, h("h3", {}, _("Events, responses and Stories")), h("ol", {}, c.table.map((ln) => lineItem(c, ln))))
     : null;
-  return [seats, table];
+  // the seats' table talk, only where the table kept it in its record (talk_in_record)
+  const talk = Array.isArray(c.talk) && c.talk.length
+    ? h("section", { class: "chronicle-talk", "data-testid": "chronicle-talk" }, h("h3", {}, _("Table talk")),
+      h("ul", {}, c.talk.map(([seat, text]) =>
+        h("li", {}, h("b", {}, seatLabel(c.seat_names[seat]) || "?"), ": ", text))))
+    : null;
+  return [seats, table, talk];
 }
 
 /** The chronicle section of a finished table (built once, then reused by re-renders). */

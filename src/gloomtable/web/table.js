@@ -328,7 +328,7 @@ export class TablePage {
       this.render();
       this.rematch.update(m); // offered on the end screen; this page stays where it is
     } else if (m.type === "seats") {
-      if (this.msg) { this.msg.seats = m.seats; this.renderSeats(); }
+      if (this.msg) { this.msg.seats = m.seats; this.renderSeats(); this.talk.render(); }
     } else if (m.type === "error") {
       this.pending = false;
       const text = ERROR_TEXT[m.code] ? ERROR_TEXT[m.code]() : this.names(m.message);

@@ -168,8 +168,16 @@ export class TalkPanel {
       ? ngettext("Table talk: {n} new line", "Table talk: {n} new lines", this.unread) : _("Table talk"));
   }
 
+  /** Someone else could read this channel: another person's seat (bots read nothing), or
+   *  for the spectators' talk, always (other watchers come and go). */
+  anyoneElse() {
+    if (this.channel === "spectators") return true;
+    const seats = (this.page.msg && this.page.msg.seats) || (this.page.info && this.page.info.seats) || [];
+    return seats.length === 0 || seats.some((x) => x.kind === "person" && x.seat !== this.page.seat);
+  }
+
   render() {
-    const has = this.channel !== undefined && this.channel !== null;
+    const has = this.channel !== undefined && this.channel !== null && this.anyoneElse();
     this.toggle.hidden = !has;
     this.toggle.setAttribute("aria-expanded", has && this.open ? "true" : "false");
     this.el.hidden = !has || !this.open;
