@@ -1,8 +1,8 @@
 """Our games under random play: whole playouts, and the cost of each protocol call.
 
 Random play is the measure because it isolates the engine: the driver only asks
-``legal_actions`` and ``apply`` (the same loop a search bot runs in its
-rollouts), so the figures are the rules' own cost, comparable across games and
+``legal_actions`` and ``apply_legal`` (the same loop a search bot runs in its
+rollouts: the action comes from ``legal_actions``, so it is not checked again), so the figures are the rules' own cost, comparable across games and
 with other libraries' engines."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class PlayoutBench:
             self.next_game += 1
             while not state.is_over():
                 legal = state.legal_actions()
-                state.apply(legal[rng.below(len(legal))])
+                state.apply_legal(legal[rng.below(len(legal))])  # as a search's rollout does
                 actions += 1
             games += 1
             elapsed = clock() - start

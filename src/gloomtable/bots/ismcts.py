@@ -33,8 +33,9 @@ Prior = Callable[[Mapping[str, Any], list[int]], list[int]]
 Gate = Callable[[Mapping[str, Any], list[int]], bool]
 """Whether a decision is worth a search (else the fallback heuristic decides)."""
 Rollout = Callable[[State, list[int], Rng], "int | None"]
-"""A rollout policy: (sampled state, its legal actions, rng) -> action, or None
-to stop the rollout here and evaluate (at a natural break, say)."""
+"""A rollout policy: (sampled state, its legal actions, rng) -> one of those
+actions, or None to stop the rollout here and evaluate (at a natural break, say).
+The search takes it with ``State.apply_legal``, unchecked: it must be one of them."""
 
 
 def random_rollout(state: State, legal: list[int], rng: Rng) -> int | None:
@@ -126,7 +127,7 @@ class ISMCTSBot:
             a = self.rollout(s, s.legal_actions(), rng)
             if a is None:
                 break
-            s.apply(a)
+            s.apply_legal(a)  # from legal_actions() just above: no need to check it again
             steps += 1
         return s.result().returns() if s.is_over() else self.evaluate(s)
 
@@ -162,7 +163,7 @@ class ISMCTSBot:
                 legal = [a for a in legal if a in allowed]
                 first = False
             if len(legal) == 1:
-                s.apply(legal[0])
+                s.apply_legal(legal[0])
                 continue
             player = s.current_player()
             untried = [a for a in legal if a not in node.children]
@@ -179,7 +180,7 @@ class ISMCTSBot:
             else:
                 a = self._select(node, legal)
                 child = node.children[a]
-            s.apply(a)
+            s.apply_legal(a)  # tree moves are drawn from legal_actions() too
             path.append(child)
             node = child
         values = self._rollout(s, rng)

@@ -123,7 +123,7 @@ class SeatEnv(gymnasium.Env):
             self._ended = True
             obs, info = self._observe(illegal=a)
             return obs, ILLEGAL_REWARD, True, False, info
-        state.apply(a)
+        state.apply_legal(a)  # the mask check above is the legality check
         self._play_bots()
         reward = 0.0
         if self.aec.reward_kind == "shaped":

@@ -199,7 +199,12 @@ class CreaturesState:
 
     # ------------------------------------------------------------------ moves
     def apply(self, action: int) -> list[Event]:
-        a = self._check(action)
+        """Check ``action`` (malformed or illegal ones raise), then take it."""
+        return self.apply_legal(self._check(action))
+
+    def apply_legal(self, a: int) -> list[Event]:
+        """Take ``a``, which the caller took from :meth:`legal_actions` of this very
+        position, without checking it again (the engine protocol's trusted path)."""
         p = self.current
         if self.pending:
             return self._decide(p, a)

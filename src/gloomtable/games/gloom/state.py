@@ -118,6 +118,11 @@ class GloomState(Board):
             raise IllegalActionError(action, "the game is over", [])
         if not _is_legal(self, action):
             raise _refusal(self, action)
+        return self.apply_legal(action)
+
+    def apply_legal(self, action: int) -> list[Event]:
+        """Take ``action``, which the caller took from :meth:`legal_actions` of this very
+        position, without checking it again (the engine protocol's trusted path)."""
         self.events = []
         d = self.decision
         kind = d.kind
