@@ -2,8 +2,9 @@
 
 Random play is the measure because it isolates the engine: the driver only asks
 ``legal_actions`` and ``apply_legal`` (the same loop a search bot runs in its
-rollouts: the action comes from ``legal_actions``, so it is not checked again), so the figures are the rules' own cost, comparable across games and
-with other libraries' engines."""
+rollouts: the action comes from ``legal_actions``, so it is not checked again),
+so the figures are the rules' own cost, comparable across games and with other
+libraries' engines."""
 
 from __future__ import annotations
 
