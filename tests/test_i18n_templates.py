@@ -125,14 +125,16 @@ def _check_plain(text: str, where: str, inner_quotes: bool = False) -> None:
 
 
 def _check_grammar(lang: str, text: str, names: list[str], where: str) -> None:
-    if lang == "ru":  # a seat enters in the nominative only, so the page may put its name there
-        assert not re.search(r"(?<!\w)[Ии]гро(?:ка|ку|ком|ке) \d", text), \
-            f"{where}: a player in an oblique case: {text!r}"
+    """No Russian preposition before a name in the nominative (a name enters in the case
+    its template asks for: «на Лорда Слогара», «от Мелиссы Слогар»; an indeclinable name
+    is the same in every case and is not counted); no Spanish article before a name; no
+    "…: player 3" tail (a seat said after a colon instead of in its sentence)."""
+    assert not re.search(r":\s*(?:[Ии]гро(?:к|ка|ку)|jugador|[Pp]layer) \d+\.?$", text), \
+        f"{where}: a seat after a colon: {text!r}"
     for name in names:
         if lang == "ru":
             preps = "|".join(RU_PREPOSITIONS)
-            first = re.escape(name.split()[0])
-            assert not re.search(rf"(?<!\w)(?:{preps})\s+«?{first}(?!\w)", text, re.IGNORECASE), \
+            assert not re.search(rf"(?<!\w)(?:{preps})\s+«?{re.escape(name)}(?!\w)", text, re.IGNORECASE), \
                 f"{where}: a preposition before the name in the nominative: {text!r}"
         else:
             arts = "|".join(ES_ARTICLES)
@@ -168,7 +170,7 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
     for key, template in gloom_text.ACTIONS.items():  # the choices, as loc.action fills them
         for label, person in cast.people().items():
             gender = texts.gender(person)
-            whose = f"{texts.name(person)} (+0, {tr.player(1)})"
+            whose = texts.person(person).with_tail(f" (+0, {tr.player(1)})")
             values = {"family": texts.family_name(cast.deck.families[0].id), "p": "2",
                       "card": loc.shown(cast.card), "cardx": loc.shown(cast.card), "cardx2": whose}
             if key in ("aside", "choose"):

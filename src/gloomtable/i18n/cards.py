@@ -86,9 +86,10 @@ class GloomTexts:
     def __init__(self, deck: Any, lang: str) -> None:
         self.deck = deck
         self.lang = lang
-        self.cards: dict[str, dict[str, str]] = {}
+        self.cards: dict[str, dict[str, Any]] = {}
         self.families: dict[str, dict[str, str]] = {}
         self.sets: list[dict[str, str]] = []
+        self._cases: dict[str, dict[str, str]] = {}
         if lang != "en":
             for src in deck_sources(deck.source):
                 data = read_translation(src, lang)
@@ -98,7 +99,7 @@ class GloomTexts:
 
     def _card(self, index: int, field: str) -> str:
         card = self.deck.cards[index]
-        return self.cards.get(card.key, {}).get(field) or getattr(card, field)
+        return str(self.cards.get(card.key, {}).get(field) or getattr(card, field))
 
     def name(self, index: int, gender: str | None = None) -> str:
         """The card's name; for ``gender`` (of the Character it lands on) the form that
@@ -116,6 +117,30 @@ class GloomTexts:
         entry = self.cards.get(self.deck.cards[index].key, {}) if self.lang != "en" else {}
         return {g: str(entry[f"name_{g}"]) for g in ("feminine", "masculine", "plural")
                 if entry.get(f"name_{g}")}
+
+    def person(self, index: int) -> str:
+        """A Character's or Guest's name with the grammatical forms templates ask for
+        (``{char:gen}``): the translation file's ``cases``, else the ones ``pymorphy3``
+        proposes for Russian, else none (the plain name in every slot)."""
+        from gloomtable.i18n.grammar import Forms
+
+        return Forms(self.name(index), self.cases(index))
+
+    def cases(self, index: int) -> dict[str, str]:
+        key = self.deck.cards[index].key
+        if key not in self._cases:
+            given = self.cards.get(key, {}).get("cases")
+            if isinstance(given, dict) and given:
+                self._cases[key] = {str(k): str(v) for k, v in given.items()}
+            elif self.lang == "ru" and self.is_person(index):
+                from gloomtable.i18n.grammar import propose_ru
+
+                self._cases[key] = propose_ru(self.name(index), self.gender(index))
+            elif self.lang == "es" and self.is_person(index):  # the personal "a"
+                self._cases[key] = {"a": f"a {self.name(index)}"}
+            else:
+                self._cases[key] = {}
+        return self._cases[key]
 
     def gender(self, index: int) -> str:
         """A Character's grammatical gender in this language: the translation file's

@@ -8,6 +8,7 @@ from gloomtable.engine import DecisionKind
 from gloomtable.games.creatures.view import CreaturesView
 from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.catalog import Translator
+from gloomtable.i18n.grammar import seats_list
 from gloomtable.i18n.markers import N_
 
 ACTIONS = {"pass": N_("pass"), "play": N_("play {label}"), "flip": N_("flip {colour} Machine"),
@@ -59,8 +60,8 @@ class CreaturesVoice:
                 player=tr.player(q), score=f"{s:+d}", total=t)
                 for q, (s, t) in enumerate(zip(scores, totals, strict=True)))
             return line[:1].upper() + line[1:]  # it starts a sentence
-        if kind == "names":
-            return tr.gettext(" and ").join(tr.player(w) for w in value)
+        if kind == "names":  # "player 1 and player 3", with its forms ("{names:gen}")
+            return seats_list(tr, value)
         raise KeyError(f"a Crazy Creatures line has no placeholder kind {kind!r}")
 
 

@@ -13,6 +13,7 @@ from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import Translator
+from gloomtable.i18n.grammar import Forms, seats_list
 from gloomtable.i18n.markers import N_, NG_
 
 ACTIONS = {
@@ -101,13 +102,13 @@ class GloomVoice:
     def card(self, i: int, gender: str | None) -> str:
         texts = self.texts
         assert texts is not None, "a line naming a card needs the game's deck"
-        if texts.is_person(i):
-            return texts.name(i)
+        if texts.is_person(i):  # with the cases a template may ask for ("{char:gen}")
+            return texts.person(i) if not self.english else Forms(texts.name(i))
         if gender is None:
             gender = self.landed.get(i)
         else:
             self.landed[i] = gender
-        return self.title.format(title=texts.name(i, gender))
+        return Forms(self.title.format(title=texts.name(i, gender)))
 
     def value(self, kind: str, value: Any, gender: str | None) -> str:
         tr = self.tr
@@ -126,8 +127,8 @@ class GloomVoice:
             return _FREE_PLAY_LABEL[value] if self.english else tr.gettext(_FREE_PLAY_MSG[value])
         if kind == "scores":
             return ", ".join(str(v) for v in value)
-        if kind == "names":
-            return ", ".join(tr.player(w) for w in value)
+        if kind == "names":  # "player 1, player 2 and player 4", with its forms
+            return seats_list(tr, value)
         raise KeyError(f"a Gloom line has no placeholder kind {kind!r}")
 
 
@@ -146,8 +147,8 @@ class GloomLocalizer:
         the form agreeing with ``gender`` (of the Character it is about)."""
         texts = self.texts
         if texts.is_person(c):
-            return texts.name(c)
-        return self.title.format(title=texts.name(c, gender))
+            return texts.person(c)
+        return Forms(self.title.format(title=texts.name(c, gender)))
 
     def described(self, s: Any, c: int, gender: str | None = None) -> str:
         """A card as a choice names it: a Character with its Self-Worth and where it is,
@@ -159,9 +160,9 @@ class GloomLocalizer:
                 return name
             owner = s.controller[c]
             whose = self.tr.gettext(MIDDLE) if owner < 0 else self.tr.player(owner)
-            return f"{name} ({s.self_worth(c):+d}, {whose})"
+            return Forms.of(name).with_tail(f" ({s.self_worth(c):+d}, {whose})")
         pts = [p for p in card.points if p is not None]
-        return f"{name} ({', '.join(f'{p:+d}' for p in pts)})" if pts else name
+        return Forms.of(name).with_tail(f" ({', '.join(f'{p:+d}' for p in pts)})") if pts else name
 
     def action(self, s: Any, action: int) -> str:
         """The choice ``action`` of the board ``s`` in this language, from the decoded

@@ -16,6 +16,7 @@ from typing import Any
 
 from gloomtable.bots import narration as bot
 from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.grammar import seat
 from gloomtable.i18n.markers import N_
 
 MOODS = tuple(phrase for _, phrase in bot._MOOD)
@@ -63,9 +64,10 @@ def told(text: str | None) -> dict[str, Any] | None:
 
 
 def _seat(tr: Translator, value: Any) -> str:
+    """A seat with the forms the language's templates ask for (``{victim:dat}``)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
-        return tr.gettext("Player {n}").format(n=value + 1)
-    return tr.gettext("someone")
+        return seat(tr.lang, tr.gettext("Player {n}").format(n=value + 1), value + 1)
+    return seat(tr.lang, tr.gettext("someone"), None)
 
 
 def _gloom_values(game: Any, tr: Translator, data: dict[str, Any]) -> dict[str, str]:
@@ -87,7 +89,7 @@ def _gloom_values(game: Any, tr: Translator, data: dict[str, Any]) -> dict[str, 
     if "char" in data:
         c = index("char")
         gender = getattr(cards[c], "gender", None) if texts is None else texts.gender(c)
-        out["char"] = cards[c].name if texts is None else texts.name(c)
+        out["char"] = cards[c].name if texts is None else texts.person(c)
     if "card" in data:
         c = index("card")
         if texts is None:
@@ -95,7 +97,8 @@ def _gloom_values(game: Any, tr: Translator, data: dict[str, Any]) -> dict[str, 
             out["deed"] = bot._deed(cards[c].name, gender)
         else:
             name = texts.name(c, gender)
-            out["card"] = name if texts.is_person(c) else tr.gettext(INNER_TITLE).format(title=name)
+            out["card"] = (texts.person(c) if texts.is_person(c)
+                           else tr.gettext(INNER_TITLE).format(title=name))
             out["deed"] = name[:1].lower() + name[1:]
     if "mood" in data:
         m = data["mood"]
