@@ -146,6 +146,33 @@ def test_cookie_posts_without_csrf_are_refused(server: ServerProcess) -> None:
     assert_error(sign_in(client(server), "carol"), 401, "bad_signin")
 
 
+def test_sign_out_everywhere_ends_every_session(server: ServerProcess) -> None:
+    """Signed in on a laptop, a phone and a tablet: signing out everywhere from the phone
+    ends all three; a plain sign-out before it ended only its own; a cookie-authorised
+    sign-out without the CSRF token ends nothing."""
+    laptop, phone, tablet, spare = (client(server) for _ in range(4))
+    sign_up(laptop, "kira")
+    csrf = {}
+    for name, c in (("phone", phone), ("tablet", tablet), ("spare", spare)):
+        r = sign_in(c, "kira")
+        assert r.status_code == 200, r.text
+        csrf[name] = r.json()["csrf"]
+    assert spare.post("/api/account/signout", headers={"X-CSRF-Token": csrf["spare"]}).json() == \
+        {"signed_in": False, "everywhere": False}
+    assert spare.get("/api/account").json() == {"signed_in": False}
+    assert laptop.get("/api/account").json()["signed_in"] and tablet.get("/api/account").json()["signed_in"]
+    assert_error(phone.post("/api/account/signout", json={"everywhere": True}), 403, "bad_csrf")
+    assert_error(phone.post("/api/account/signout", json={"everywhere": "yes"},
+                            headers={"X-CSRF-Token": csrf["phone"]}), 400, "bad_account")
+    assert phone.get("/api/account").json()["signed_in"]
+    r = phone.post("/api/account/signout", json={"everywhere": True}, headers={"X-CSRF-Token": csrf["phone"]})
+    assert r.status_code == 200 and r.json() == {"signed_in": False, "everywhere": True}, r.text
+    for c in (laptop, phone, tablet):
+        assert c.get("/api/account").json() == {"signed_in": False}
+        assert_error(c.get("/api/account/games"), 401, "not_signed_in")
+    assert sign_in(client(server), "kira").status_code == 200  # the account itself stays
+
+
 def test_password_change_ends_other_sessions(server: ServerProcess) -> None:
     a, b = client(server), client(server)
     csrf = sign_up(a, "dora")

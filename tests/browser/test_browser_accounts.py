@@ -1,9 +1,11 @@
-"""Accounts in Chromium (issue 31): two people sign up in the lobby's account panel,
-one resumes her seat from "My games", they play a rated game of Crazy Creatures to
-the end by clicks in their pages, both see both ratings move on the end screen and
-on their profiles (with the chart), the finished game opens from the history, the
-lobby's listing shows a rating beside a name, and axe-core finds nothing serious on
-the panel, the end screen, the profile, the leaderboard or the listing.
+"""Accounts in Chromium (issue 31): two people sign up in the lobby's account panel;
+one signs in again on a second browser (her phone) and takes her seat there from
+"My games" without the link; they play a rated game of Crazy Creatures to the end by
+clicks in their pages; both see both ratings move on the end screen and on their
+profiles (with the chart); the finished game opens from the history; the lobby's
+listing shows a rating beside a name; signing out everywhere from the phone signs
+the laptop out too; and axe-core finds nothing serious on the panel, the end screen,
+the profile, the leaderboard or the listing.
 
 The game is the shortest a rated one can be: two people, one round of Crazy Creatures
 (about 23 decisions in all), created from the signed-in page through the API (the
@@ -46,6 +48,14 @@ def sign_up(page: Any, base: str, name: str) -> None:
     assert name in page.get_by_test_id("account").inner_text()
 
 
+def sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/")
+    page.get_by_label("User name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_test_id("sign-in").click()
+    page.wait_for_selector("[data-testid=sign-out]")
+
+
 def asked(page: Any) -> bool:
     """The page shows this seat a decision to make (its prompt drawn, nothing pending)."""
     st = page_state(page)
@@ -85,16 +95,18 @@ def rating_moves(page: Any) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.slow  # about 20 s
 def test_a_rated_game_between_two_accounts_in_the_browser(browser: Any, server: ServerProcess) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}),
+                browser.new_context(viewport={"width": 390, "height": 844}),  # Ada's phone
+                browser.new_context(viewport={"width": 1280, "height": 900})]
     try:
         for ctx in contexts:
             ctx.set_default_timeout(WAIT_MS)
-        ada, bo = (ctx.new_page() for ctx in contexts)
-        errors = [PageErrors(ada), PageErrors(bo)]
-        sign_up(ada, server.url, "ada_b")
-        assert serious_violations(ada) == []
+        laptop, ada, bo = (ctx.new_page() for ctx in contexts)
+        errors = [PageErrors(p) for p in (laptop, ada, bo)]
+        sign_up(laptop, server.url, "ada_b")
+        assert serious_violations(laptop) == []
         sign_up(bo, server.url, "bo_b")
-        table = ada.evaluate("""async () => {
+        table = laptop.evaluate("""async () => {
           const me = await (await fetch("/api/account")).json();
           const r = await fetch("/api/tables", { method: "POST",
             headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf },
@@ -103,8 +115,8 @@ def test_a_rated_game_between_two_accounts_in_the_browser(browser: Any, server: 
           return await r.json();
         }""")
         assert table["options"].get("rated", True) and not table["fixed_deal"], table
-        # Ada takes her seat from "My games", without the link
-        ada.reload()
+        # on her phone Ada signs in and takes her seat from "My games", without the link
+        sign_in(ada, server.url, "ada_b")
         ada.get_by_test_id(f"resume-{table['id']}").click()
         ada.wait_for_url(f"**/table/{table['id']}*")
         ada.wait_for_function("() => window.gloomtablePage && window.gloomtablePage.msg")
@@ -120,6 +132,9 @@ def test_a_rated_game_between_two_accounts_in_the_browser(browser: Any, server: 
             moved = rating_moves(page)
             assert set(moved) == {"ada_b", "bo_b"}
             assert all(before == 0 and after != before for before, after in moved.values()), moved
+            toggle = page.get_by_test_id("log-toggle")
+            if page.locator("[data-testid=seats]").is_hidden() and toggle.is_visible():
+                toggle.click()  # a phone folds the seats away with the log: open them
             for seat, name in enumerate(("ada_b", "bo_b")):  # and beside each seat's name
                 page.wait_for_selector(f"[data-testid=seat-rating-{seat}]")
                 assert str(moved[name][1]) in page.get_by_test_id(f"seat-rating-{seat}").inner_text()
@@ -159,6 +174,13 @@ def test_a_rated_game_between_two_accounts_in_the_browser(browser: Any, server: 
         assert str(moves[0]["ada_b"][1]) in shown.inner_text()
         assert bo.locator("[data-testid=table-list] [data-testid=listing-rating-1]").count() == 0  # open seat
         assert serious_violations(bo) == []
+        # signing out everywhere from the phone: the laptop is signed out too
+        ada.goto(server.url + "/")
+        ada.get_by_test_id("sign-out-everywhere").click()
+        ada.wait_for_selector("[data-testid=sign-up]")
+        laptop.goto(server.url + "/")
+        laptop.wait_for_selector("[data-testid=sign-up]")
+        assert laptop.get_by_test_id("sign-out").count() == 0
         for e in errors:
             e.check()
     finally:

@@ -140,10 +140,18 @@ async def api_signin(request: Request) -> JSONResponse:
 
 @router.post("/api/account/signout")
 async def api_signout(request: Request) -> JSONResponse:
-    store = _store(request)
-    require(request, store)
-    response = JSONResponse({"signed_in": False})
-    end(request, response, store)
+    """This session ends; with ``{"everywhere": true}`` every session of the account
+    does (a phone left signed in somewhere). The body is optional."""
+    lobby, config, _rates, _passwords = _parts(request)
+    session = require(request, lobby.store)
+    body = await _body(request, config) if request.headers.get("content-type") else {}
+    everywhere = body.get("everywhere", False)
+    if not isinstance(everywhere, bool):
+        raise ServerError("bad_account", '"everywhere" must be true or false')
+    if everywhere:
+        lobby.store.delete_sessions(session.account.id)
+    response = JSONResponse({"signed_in": False, "everywhere": everywhere})
+    end(request, response, lobby.store)
     return response
 
 

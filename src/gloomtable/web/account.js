@@ -71,7 +71,10 @@ export class AccountPanel {
         h("a", { href: `/players/${encodeURIComponent(me.name)}`, "data-testid": "my-profile" }, _("Profile")), " ",
         h("button", { type: "button", "data-testid": "sign-out", onclick: async () => {
           try { await call("POST", "/api/account/signout"); this.drawSignedOut(); } catch (err) { error.textContent = err.message; }
-        } }, _("Sign out"))),
+        } }, _("Sign out")), " ",
+        h("button", { type: "button", "data-testid": "sign-out-everywhere", onclick: async () => {
+          try { await call("POST", "/api/account/signout", { everywhere: true }); this.drawSignedOut(); } catch (err) { error.textContent = err.message; }
+        } }, _("Sign out everywhere"))),
       h("h3", {}, _("My games")), list, error);
     let games = [];
     try { games = (await call("GET", "/api/account/games")).games; } catch (err) { error.textContent = err.message; }
