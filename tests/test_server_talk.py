@@ -19,6 +19,9 @@ from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema
 from server_support import create_table, invite_token, next_of, next_state, open_ws, read_until
 
+PATIENT = ["--heavy-timeout", "60"]
+"""Chronicles are told by the worker process at the lowest priority: on a busy machine a
+first one may take longer than a public server's 5 s, which these tests do not measure."""
 ONE_PERSON_ONE_BOT = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "level": "random"}]
 
 
@@ -165,7 +168,7 @@ def test_a_table_keeps_only_its_newest_lines_and_a_page_gets_the_backlog(tmp_pat
 
 
 def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerProcess(tmp_path / "t.db", args=PATIENT) as server:
         tables = {kept: create_table(server, seats=ONE_PERSON_ONE_BOT, bot_delay_ms=0, seed=5,
                                      replace_absent=True, absent_after=0, talk_in_record=kept)
                   for kept in (False, True)}
@@ -189,7 +192,7 @@ def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) ->
 
 
 def test_rematch_leaves_the_finished_table_and_its_links_as_they_were(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerProcess(tmp_path / "t.db", args=PATIENT) as server:
         t = create_table(server, seats=[{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
                                         {"kind": "bot"}],
                          bot_delay_ms=0, replace_absent=True, absent_after=0, seed=11)
@@ -278,3 +281,19 @@ def test_a_lesson_and_a_table_without_talk_give_no_channel(tmp_path: Path) -> No
                 say(ws, "anyone?")
                 err = refusal(ws)
                 assert err["code"] == "read_only" and err["about"] == "say"
+
+
+def test_an_address_has_one_talk_rate_for_all_its_sockets(tmp_path: Path) -> None:
+    """Spectators have no token: opening more sockets must not buy more lines."""
+    with ServerProcess(tmp_path / "t.db", args=["--talk-ip-rate", "3/minute"]) as server:
+        t = create_table(server, spectator_talk=True)
+        with open_ws(server, t) as w1, open_ws(server, t) as w2, open_ws(server, t, invite_token(t, 0)) as a:
+            for ws in (w1, w2, a):
+                next_of(ws, "talk")
+            for ws, text in ((w1, "one"), (w2, "two"), (a, "three")):
+                say(ws, text)
+                talk_of(ws)
+            for ws in (w1, w2, a):
+                say(ws, "four")
+                err = refusal(ws)
+                assert err["code"] == "rate_limited" and err["about"] == "say"

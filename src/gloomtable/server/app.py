@@ -369,9 +369,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             conn = Conn(seat, lang=lang, max_bytes=config.queue_bytes)
             sender = asyncio.create_task(_sender(websocket, conn, config.send_timeout))
             table.attach(conn)
-            await talk.welcome(table, conn)
             receiver = asyncio.create_task(_receive_loop(websocket, table, conn, rates, talk, key, ip))
             try:
+                await talk.welcome(table, conn)  # inside: the page is detached however this ends
                 await asyncio.wait([sender, receiver], return_when=asyncio.FIRST_COMPLETED)
             finally:
                 receiver.cancel()

@@ -27,7 +27,7 @@ SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minu
                    "--ws-connect-rate", "100000/minute", "--sockets-per-ip", "100000",
                    "--message-ip-rate", "100000/second", "--spectator-message-rate", "100000/second",
                    "--spectator-sync-rate", "100000/second", "--signin-rate", "100000/minute",
-                   "--signup-rate", "100000/minute")
+                   "--signup-rate", "100000/minute", "--talk-ip-rate", "100000/minute")
 """Every test's clients share 127.0.0.1, so per-IP limits would tie unrelated tests
 together; these flags lift them (limits per token stay). A test of the limits passes
 its own flags in ``args``, which come after these and win."""
