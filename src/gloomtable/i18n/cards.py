@@ -124,7 +124,7 @@ class GloomTexts:
         proposes for Russian, else none (the plain name in every slot)."""
         from gloomtable.i18n.grammar import Forms
 
-        return Forms(self.name(index), self.cases(index))
+        return Forms(self.name(index), self.cases(index), person=True)
 
     def cases(self, index: int) -> dict[str, str]:
         key = self.deck.cards[index].key

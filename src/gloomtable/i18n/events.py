@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from gloomtable.engine import Event, Msg
 from gloomtable.games import registry
 from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.grammar import close_appositions
 from gloomtable.i18n.markers import GENDER_CONTEXTS
 
 
@@ -54,7 +55,7 @@ def fill(voice: Voice, msg: Msg, args: tuple[Any, ...]) -> str:
         pattern = tr.ngendered(context, msg.msgid, msg.plural, len(n) if isinstance(n, tuple) else n)
     else:
         pattern = tr.gendered(context, msg.msgid)
-    return pattern.format(**out)
+    return close_appositions(pattern.format(**out), out.values())
 
 
 @lru_cache(maxsize=128)

@@ -103,7 +103,7 @@ class GloomVoice:
         texts = self.texts
         assert texts is not None, "a line naming a card needs the game's deck"
         if texts.is_person(i):  # with the cases a template may ask for ("{char:gen}")
-            return texts.person(i) if not self.english else Forms(texts.name(i))
+            return texts.person(i) if not self.english else Forms(texts.name(i), person=True)
         if gender is None:
             gender = self.landed.get(i)
         else:

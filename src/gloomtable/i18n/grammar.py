@@ -15,6 +15,7 @@ translation file (``[cards.<id>.cases]``), else for Russian a proposal by ``pymo
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -34,10 +35,13 @@ class Forms(str):
     """A name with its grammatical forms; ``format(name, "gen")`` gives one."""
 
     forms: dict[str, str]
+    person: bool
+    """A person's name, whose apposition ("Крауч, лакей") a sentence closes with a comma."""
 
-    def __new__(cls, plain: str, forms: dict[str, str] | None = None) -> Forms:
+    def __new__(cls, plain: str, forms: dict[str, str] | None = None, person: bool = False) -> Forms:
         made = super().__new__(cls, plain)
         made.forms = dict(forms or {})
+        made.person = person
         return made
 
     def __format__(self, spec: str) -> str:
@@ -56,7 +60,7 @@ class Forms(str):
 
     def with_tail(self, tail: str) -> Forms:
         """The same name followed by ``tail`` (a choice's "(+3, player 2)") in every form."""
-        return Forms(str(self) + tail, {k: v + tail for k, v in self.forms.items()})
+        return Forms(str(self) + tail, {k: v + tail for k, v in self.forms.items()}, self.person)
 
 
 @cache
@@ -74,6 +78,20 @@ def seat(lang: str, plain: str, n: int | None) -> Forms:
     data = locale_data(lang)
     table = data.get("seat" if n is not None else "someone", {})
     return Forms(plain, {k: str(v).format(n=n) for k, v in table.items() if isinstance(v, str)})
+
+
+def close_appositions(text: str, values: Any) -> str:
+    """``text`` with the comma that closes a name's apposition where the sentence goes on
+    ("Крауч, лакей, умирает", "Hettie, la fregona, vuelve"): a name such as "Крауч, лакей"
+    reads whole at the end of a line or before a bracket, but mid-sentence it needs it."""
+    for value in values:
+        if not isinstance(value, Forms) or not value.person or ", " not in value:
+            continue
+        said = {str(value), *value.forms.values()}
+        for form in sorted(said, key=len, reverse=True):
+            if ", " in form:
+                text = re.sub(re.escape(form) + r"(?= [\w«])", lambda m: m.group(0) + ",", text)
+    return text
 
 
 def seats_list(tr: Any, seats: Any) -> Forms:

@@ -16,7 +16,7 @@ from typing import Any
 
 from gloomtable.bots import narration as bot
 from gloomtable.i18n.catalog import Translator, translator
-from gloomtable.i18n.grammar import seat
+from gloomtable.i18n.grammar import close_appositions, seat
 from gloomtable.i18n.markers import N_
 
 MOODS = tuple(phrase for _, phrase in bot._MOOD)
@@ -146,6 +146,6 @@ def tell(game: Any, text: str | None, lang: str) -> str | None:
     try:
         values = (_gloom_values(game, tr, data) if hasattr(game, "deck")
                   else _creatures_values(game, tr, data))
-        return tr.gettext(template).format(**values)
+        return close_appositions(tr.gettext(template).format(**values), values.values())
     except (KeyError, IndexError, TypeError, ValueError):
         return text
