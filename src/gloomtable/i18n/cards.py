@@ -49,6 +49,29 @@ def translation_source(deck_source: str, lang: str) -> tuple[str, Any]:
     return str(path.with_name(name)), path.with_name(name)
 
 
+_UPLOADED: dict[str, dict[str, dict[str, Any]]] = {}
+"""Translations uploaded with a deck at the lobby, by the deck's source and language
+(they live in the store, never on disk): such a source has no files beside it."""
+
+
+def register_translations(deck_source: str, texts: dict[str, str]) -> None:
+    """The translation files uploaded with the deck ``deck_source`` (checked in the
+    server's worker), by language: read from here, and no file is looked for."""
+    _UPLOADED[deck_source] = {lang: parse_translation(f"{Path(deck_source).stem}.{lang}.toml", text)
+                              for lang, text in texts.items()}
+    read_translation.cache_clear()
+
+
+def parse_translation(name: str, text: str) -> dict[str, Any]:
+    """A translation file's TOML ``text``, its shape checked. Raises
+    :class:`TranslationFileError` naming ``name``."""
+    try:
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise TranslationFileError(f"{name}: {exc}") from None
+    return _shaped(name, data)
+
+
 def _read(name: str, where: Any) -> dict[str, Any]:
     try:
         if not where.is_file():
@@ -56,10 +79,10 @@ def _read(name: str, where: Any) -> dict[str, Any]:
         text = where.read_text(encoding="utf-8")
     except OSError:
         return {}
-    try:
-        data = load_toml(text)
-    except TextDataError as exc:
-        raise TranslationFileError(f"{name}: {exc}") from None
+    return parse_translation(name, text)
+
+
+def _shaped(name: str, data: dict[str, Any]) -> dict[str, Any]:
     for table in ("families", "cards", "colours", "machine", "set"):
         value = data.get(table, {})
         if not isinstance(value, dict) or not all(isinstance(v, dict) for k, v in value.items()
@@ -71,6 +94,8 @@ def _read(name: str, where: Any) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def read_translation(deck_source: str, lang: str) -> dict[str, Any]:
     """The parsed translation file of one deck file, ``{}`` when there is none."""
+    if deck_source in _UPLOADED:
+        return _UPLOADED[deck_source].get(lang, {})
     name, where = translation_source(deck_source, lang)
     return _read(name, where)
 

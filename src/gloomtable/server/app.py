@@ -26,7 +26,7 @@ from gloomtable.engine import ConfigError
 from gloomtable.engine.textdata import TextDataError, load_json, set_text_limits
 from gloomtable.engine.tomlshape import TextLimits
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
-from gloomtable.server import accounts, metrics
+from gloomtable.server import accounts, metrics, uploads
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
@@ -94,6 +94,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         log.info("resumed %d unfinished table(s) from %s", resumed, shown(db_path))
         app.state.lobby = lobby
         metrics.watch(lobby, heavy)
+        uploads.expire(lobby.store, config.upload_expiry_days)
         for table in lobby.tables.values():
             table.schedule()
         lobby.start()
@@ -302,6 +303,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
 
     add_designer_routes(app, config)
     app.include_router(accounts.router)
+    app.include_router(uploads.router)  # POST /api/decks: decks uploaded in the lobby
 
     # --- websockets --------------------------------------------------------------------
 

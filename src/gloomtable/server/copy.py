@@ -6,8 +6,9 @@ the stored turn-timer deadline, when it finished) in one transaction of the
 destination, so an interrupted copy leaves whole tables only, and running it
 again copies what is missing; its table talk follows in a second one. A table id
 already in the destination is left as it is and reported.
-Then the accounts, their sessions and seat links are copied (those already in the
-destination left as they are), so people stay signed in and keep their games.
+Then the decks uploaded at the lobby and the accounts, their sessions and seat
+links are copied (those already in the destination left as they are), so people
+stay signed in and keep their games.
 Leases are not copied: the first server on the destination takes them.
 """
 
@@ -27,6 +28,8 @@ class CopyReport:
     """Already in the destination (left untouched)."""
     account_rows: int = 0
     """Rows of accounts, sessions and seat links written."""
+    deck_rows: int = 0
+    """Decks uploaded at the lobby written (by content key: one already there is left)."""
 
 
 def copy_tables(source: str | Path, dest: str | Path,
@@ -51,6 +54,7 @@ def copy_tables(source: str | Path, dest: str | Path,
                     report.skipped.append(tid)
                 if progress:
                     progress(n, len(ids))
+            report.deck_rows = dst.import_decks(src.export_decks())
             report.account_rows = dst.import_accounts(src.export_accounts())
             return report
         finally:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
+from gloomtable.engine import ConfigError
 from gloomtable.server.errors import ServerError
 from gloomtable.server.headers import csp_with_styles, read_body
 
@@ -122,8 +123,15 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
         """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
         server reads no path a client names)."""
         from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
+        from gloomtable.server.uploads import KEY, resolve
 
-        if name not in shipped_sets():
+        if KEY.fullmatch(name):  # a deck uploaded in the lobby: by its key, from the store
+            lobby = request.app.state.lobby
+            try:
+                await lobby._in_store(resolve, lobby.store, "gloom", {"sets": [name]})
+            except ConfigError as exc:
+                raise ServerError("not_found", str(exc), 404) from None
+        elif name not in shipped_sets():
             raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(shipped_sets())}", 404)
         faces = _SHIPPED.get(name)
         if faces is None:

@@ -42,6 +42,8 @@ CODES = {
     "bad_name": "a seat name that reads as another seat's or as a bot's label",
     "bad_request": "a query value or an id is out of range or not of the right shape",
     "forbidden": "/metrics asked from an address --metrics-allow does not name, or through a proxy",
+    "bad_deck": "an uploaded deck or translation cannot be played (every problem is listed)",
+    "too_many_decks": "this client keeps as many uploaded decks as it may",
 }
 
 

@@ -48,6 +48,11 @@ class ServerLimits:
 
     max_body: int = _opt(8192, "bytes a JSON request body may have (refused by Content-Length first)")
     max_deck_body: int = _opt(512 * 1024, "bytes a deck file sent to POST /api/gallery may have")
+    upload_max_bytes: int = _opt(1 << 20, "bytes one deck upload (POST /api/decks: the deck file and its "
+                                 "translations) may have")
+    uploads_per_client: int = _opt(20, "decks one client (an account, else an IP) may keep uploaded")
+    upload_expiry_days: float = _opt(30.0, "days an uploaded deck is kept after the last table made with "
+                                     "it (a deck a stored table names is kept while the table is)")
     body_timeout: float = _opt(10.0, "seconds a client may take to send a request body")
     create_rate: str = _opt("20/minute", "table creations per client IP (new tables, lessons, "
                             "playing again)")
@@ -341,6 +346,7 @@ HTTP_RATES = [
     ("GET", re.compile(r"/api/tables"), "listing_rate", "listings"),
     ("POST", re.compile(r"/api/tables/[^/]+/again"), "create_rate", "new tables"),
     ("POST", re.compile(r"/api/gallery"), "heavy_rate", "decks sent"),
+    ("POST", re.compile(r"/api/decks"), "heavy_rate", "decks uploaded"),
     ("GET", re.compile(r"/api/tables/[^/]+/chronicle(?:\.md|\.html)?"), "heavy_rate", "chronicles"),
 ]
 """The HTTP requests counted per client IP: (method, whole path, rate, what it is)."""

@@ -26,7 +26,12 @@ from gloomtable.server.games import seat_range
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import SeatSpec, TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
+from gloomtable.server.store_decks import DeckRow
 from gloomtable.server.table import BotPolicy, LiveTable, listing_entry, same_token
+from gloomtable.server.uploads import KEY as UPLOAD_KEY
+from gloomtable.server.uploads import register_rows as register_uploads
+from gloomtable.server.uploads import resolve as resolve_uploads
+from gloomtable.server.uploads import upload_rows
 
 if TYPE_CHECKING:
     from gloomtable.server.cluster import Cluster
@@ -166,6 +171,8 @@ def check_sets(config: dict[str, Any], game: str = "gloom") -> None:
         raise ServerError("bad_table", str(exc)) from None
     names = entry.sets()
     sets = config["sets"]
+    if isinstance(sets, list):  # decks uploaded at the lobby, by key (server/uploads.py resolves them)
+        names = (*names, *(x for x in sets if isinstance(x, str) and UPLOAD_KEY.fullmatch(x)))
     if not entry.mixes_sets:
         if not isinstance(sets, list) or len(sets) != 1 or sets[0] not in names:
             shown = repr(sets)[:60]
@@ -182,9 +189,13 @@ def check_sets(config: dict[str, Any], game: str = "gloom") -> None:
         raise ServerError("bad_table", "sets names a set twice; each set may be named once")
 
 
-def _build(game_name: str, config: dict[str, Any], seed: int) -> tuple[Game, State]:
+def _build(game_name: str, config: dict[str, Any], seed: int,
+           uploads: list[DeckRow] | None = None) -> tuple[Game, State, dict[str, str]]:
+    """(In a builder thread.) The game, its first state, and the uploaded decks it names
+    (registered here first: parsing them is no work for the event loop)."""
+    uploaded = register_uploads(uploads or [])
     game = make_game(game_name, config)
-    return game, game.new_initial_state(seed)
+    return game, game.new_initial_state(seed), uploaded
 
 
 class Lobby:
@@ -227,6 +238,7 @@ class Lobby:
         row = self.store.load(tid)
         if row is None:
             return None
+        resolve_uploads(self.store, row.game, row.config)  # a deck uploaded here, maybe on another process
         table = LiveTable.open(row, self.store, bots=self.bots)
         table.leader = self.cluster is None or tid in self.cluster.held
         if self.cluster is not None:
@@ -303,8 +315,9 @@ class Lobby:
         check_sets(config, spec.game)
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
         try:
-            game, state = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
-                self._builders, _build, spec.game, config, seed), s.build_timeout)
+            uploads = await self._in_store(upload_rows, self.store, spec.game, config)
+            game, state, uploaded = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                self._builders, _build, spec.game, config, seed, uploads), s.build_timeout)
         except (GloomtableError, ValueError) as exc:  # ConfigError, DeckError, ...
             raise ServerError("bad_table", str(exc).split("\n")[0]) from None
         except TimeoutError:
@@ -330,6 +343,10 @@ class Lobby:
         options = table_options(spec)
         options["open_seats"] = [i for i, x in enumerate(spec.seats) if x.kind == "open"]
         options.update(noted or {})  # what the server notes beside them (a rematch: of what, by whom)
+        if uploaded:  # the lobby and the table say so, and link each deck's gallery
+            options["uploaded_decks"] = [{"key": k, "name": n} for k, n in uploaded.items()]
+            for key in uploaded:
+                await self._in_store(self.store.touch_deck, key)
         if lesson is not None:
             options["lesson"] = lesson
         elif fixed:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from gloomtable.server.store_accounts import MIGRATION as ACCOUNTS
 from gloomtable.server.store_accounts import RATINGS_MIGRATION as RATINGS
 from gloomtable.server.store_talk import talk_migration
+from gloomtable.server.store_decks import MIGRATION as DECKS
 
 VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
                  " version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
@@ -103,6 +104,7 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
     ACCOUNTS,
     RATINGS,
     talk_migration(8),
+    DECKS,
 ]
 
 LATEST = MIGRATIONS[-1][0]

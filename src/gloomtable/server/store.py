@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gloomtable.server.store_accounts import AccountStore
+from gloomtable.server.store_decks import DeckStore
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_talk import TalkStore
 
@@ -30,7 +31,7 @@ __all__ = ["SeatRow", "StaleActionError", "Store", "StoreError", "TableRow", "de
            "is_postgres", "open_store", "shown"]
 
 
-class Store(AccountStore, TalkStore, Protocol):
+class Store(AccountStore, TalkStore, DeckStore, Protocol):
     """The storage contract of the server, the same on every backend.
 
     - **One transaction per call.** Every writing method is one transaction: it

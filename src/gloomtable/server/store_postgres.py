@@ -27,6 +27,7 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store_decks import DeckRows
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 from gloomtable.server.store_talk import TalkRows
@@ -61,7 +62,7 @@ def split_url(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
-class PostgresStore(TalkRows):
+class PostgresStore(TalkRows, DeckRows):
     """:class:`~gloomtable.server.store.Store` on PostgreSQL."""
 
     remote = True

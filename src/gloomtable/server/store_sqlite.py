@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
+from gloomtable.server.store_decks import DeckRows
 from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
 from gloomtable.server.store_talk import TalkRows
 
@@ -57,7 +58,7 @@ def listing_rows(found: Any) -> tuple[list[TableRow], int]:
     return [table_row(row, seats, [], 0) for row, seats in tables.values()], total
 
 
-class SqliteStore(TalkRows):
+class SqliteStore(TalkRows, DeckRows):
     """:class:`~gloomtable.server.store.Store` on a SQLite file."""
 
     remote = False

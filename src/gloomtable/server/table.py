@@ -712,7 +712,8 @@ def listing_entry(row: TableRow) -> dict[str, Any]:
     open_seats = row.options.get("open_seats", ())
     return {"id": row.id, "game": row.game, "seats": [s.name for s in row.seats],
             "open_seats": sum(1 for s in row.seats if s.seat in open_seats and not s.claimed),
-            "spectators": bool(row.options.get("spectators", True))}
+            "spectators": bool(row.options.get("spectators", True)),
+            "uploaded": [d.get("name", "") for d in row.options.get("uploaded_decks", ())]}
 
 
 def error_for(exc: ServerError) -> dict[str, Any]:

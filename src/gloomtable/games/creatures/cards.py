@@ -8,7 +8,7 @@ values are for people (views, logs, tests); the tuples are for the hot path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -212,6 +212,28 @@ def register_set(path: str | Path) -> CreatureSet:
     return found
 
 
+_UPLOADED: dict[str, CreatureSet] = {}
+"""Variants people uploaded at the lobby (``server/uploads.py``), by key: not offered
+to everyone (:func:`registered_sets`), named by a table with its key."""
+
+
+def parse_set_text(text: str, source: str) -> CreatureSet:
+    """A set from the TOML ``text`` of ``source``. Raises :class:`CreatureSetError`."""
+    try:
+        data = load_toml(text)
+    except TextDataError as exc:
+        raise CreatureSetError(f"{source}: {exc}") from None
+    return parse_set(data, source)
+
+
+def register_uploaded(key: str, text: str) -> CreatureSet:
+    """Make an uploaded variant (already checked, in the server's worker) playable by
+    ``key``, which becomes its id (two uploads may share a file's own id)."""
+    found = replace(parse_set_text(text, f"{key}.toml"), id=key)
+    _UPLOADED[key] = found
+    return found
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a Crazy Creatures set file (``gloom deck schema``)."""
     schema = SetSpec.model_json_schema()
@@ -230,6 +252,8 @@ def set_named(name: str) -> CreatureSet:
         return CREATURE_SET
     if name in _REGISTERED:
         return _REGISTERED[name]
+    if name in _UPLOADED:
+        return _UPLOADED[name]
     if name in _LOADED_IDS and name not in _LOADED:
         return _LOADED_IDS[name]
     if name not in _LOADED:

@@ -62,6 +62,25 @@ def register_deck(path: str | Path) -> Deck:
                                  "give each deck its own id"])
     _REGISTERED[deck.id] = (source, text)
     return deck
+
+
+_UPLOADED: dict[str, tuple[str, str]] = {}
+"""Decks people uploaded at the lobby (``server/uploads.py``), by their key
+(``up-`` and their content hash): (source, text). Not offered to everyone, as
+:func:`shipped_sets` is: a table names one by its key."""
+
+
+def register_uploaded(key: str, text: str) -> None:
+    """Make an uploaded deck (already checked, in the server's worker) playable by
+    ``key``; its source is ``<key>.toml``, so its translations are found by that name."""
+    _UPLOADED[key] = (f"{key}.toml", text)
+
+
+def uploaded_sets() -> tuple[str, ...]:
+    """The keys of the uploaded decks this process knows."""
+    return tuple(_UPLOADED)
+
+
 KNOWN_ICONS = (*CLASSIC_ICONS, *GLOOMIER_ICONS)
 CARD_TABLES: dict[str, CardType] = {
     "characters": CardType.CHARACTER,
@@ -357,6 +376,8 @@ def read_set(path_or_set: str | Path) -> tuple[str, str]:
     name = str(path_or_set)
     if name in _REGISTERED:
         return _REGISTERED[name]
+    if name in _UPLOADED:
+        return _UPLOADED[name]
     if name in SHIPPED_SETS:
         res = resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml")
         return f"{name}.toml", res.read_text(encoding="utf-8")
