@@ -101,10 +101,10 @@ def test_a_hostile_or_broken_upload_is_refused_saying_what_and_where(body: bytes
 
 
 def test_a_translation_naming_what_its_deck_has_not_is_warned_of() -> None:
-    bad = SPANISH + '[cards.fell-of-the-pier]\nname = "x"\n[families.nowhere]\nname = "y"\n[icons.gull]\nname = "z"\n'
-    bad += "[deaths]\nx = 1\n"
-    found = check_upload(json.dumps({"deck": DECK, "file": "harbour.toml", "translations": {"es": bad}}).encode(),
-                         ("en", "es"))
+    bad = SPANISH + '[cards.fell-of-the-pier]\nname = "x"\n[families.nowhere]\nname = "y"\n'
+    bad += '[icons.gull]\nname = "z"\n[deaths]\nx = 1\n'
+    body = {"deck": DECK, "file": "harbour.toml", "translations": {"es": bad}}
+    found = check_upload(json.dumps(body).encode(), ("en", "es"))
     assert found["ok"]
     text = "\n".join(found["warnings"])
     assert "harbour.es.toml: [cards.fell-of-the-pier]: the deck has no card 'fell-of-the-pier'" in text

@@ -29,7 +29,11 @@ async function api(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) throw new Error((data && data.message) || _("The server refused ({status}).", { status: r.status }));
+  if (!r.ok) {
+    const err = new Error((data && data.message) || _("The server refused ({status}).", { status: r.status }));
+    err.problems = data && data.problems; // an upload's every problem
+    throw err;
+  }
   return data;
 }
 
@@ -53,6 +57,8 @@ export class Lobby {
 
   async start() {
     this.info = await api("GET", "/api/games");
+    this.myDecks = [];
+    try { (await api("GET", "/api/decks")).decks.forEach((d) => this.offerDeck(d)); } catch { /* none */ }
     this.account = new AccountPanel(this.info.games);
     this.build();
     this.account.start();
@@ -120,13 +126,71 @@ export class Lobby {
       h("header", { class: "topbar" }, h("h1", {}, "gloomtable"),
         h("label", { class: "your-name" }, _("Your name"), " ", e.name)),
       h("main", { class: "lobby" },
-        h("div", { class: "lobby-col" }, this.learn(), form, e.created),
+        h("div", { class: "lobby-col" }, this.learn(), form, e.created, this.uploads()),
         h("div", { class: "lobby-col" },
           this.account.el,
           h("h2", {}, _("Open tables")),
           h("button", { type: "button", onclick: () => this.refresh(), "data-testid": "refresh" }, _("Refresh")),
           e.list, e.pages)));
     this.buildOptions();
+  }
+
+  /** "Your decks": upload a deck file (with its translation files, NAME.LANG.toml); the
+   * server checks it and offers it in this form's card sets (docs/decks.md). */
+  uploads() {
+    const e = this.els;
+    e.deckFiles = h("input", { type: "file", multiple: true, accept: ".toml", "data-testid": "deck-files",
+      "aria-label": _("Deck file and its translations") });
+    e.uploadProblems = h("ul", { class: "error", role: "alert", "data-testid": "upload-problems" });
+    e.uploadNote = h("p", { "data-testid": "upload-note" });
+    e.myDecks = h("ul", { class: "my-decks", "data-testid": "my-decks" });
+    this.renderMyDecks();
+    return h("section", { class: "uploads", "data-testid": "uploads" },
+      h("h2", {}, _("Your decks")),
+      h("p", {}, _("Play your own deck: choose its file (and its translations, named like deck.es.toml).")),
+      h("label", {}, e.deckFiles), " ",
+      h("button", { type: "button", "data-testid": "upload-deck", onclick: () => this.upload() }, _("Upload")),
+      e.uploadNote, e.uploadProblems, e.myDecks);
+  }
+
+  renderMyDecks() {
+    replace(this.els.myDecks, this.myDecks.map((d) => h("li", { "data-testid": `my-deck-${d.key}` },
+      this.setName(d.key), " ",
+      d.gallery ? h("a", { href: d.gallery, target: "_blank", rel: "noopener" }, _("gallery")) : null)));
+  }
+
+  /** Offer an uploaded deck in the form's card sets (Gloom's boxes, Crazy Creatures' list). */
+  offerDeck(d) {
+    this.info.set_names = { ...(this.info.set_names || {}), [d.key]: d.names || { en: d.name } };
+    const list = d.game === "creatures" ? this.info.creature_sets : this.info.gloom_sets;
+    if (!list.includes(d.key)) list.push(d.key);
+    if (!this.myDecks.some((x) => x.key === d.key)) this.myDecks.push(d);
+  }
+
+  async upload() {
+    const e = this.els;
+    replace(e.uploadProblems);
+    e.uploadNote.textContent = "";
+    const files = [...e.deckFiles.files];
+    const lang = /^(.+)\.([a-z]{2,3}(?:-[A-Za-z]+)?)\.toml$/;
+    const deck = files.find((f) => !lang.test(f.name)) || files[0];
+    if (!deck) { e.uploadNote.textContent = _("Choose a deck file first."); return; }
+    const stem = deck.name.replace(/\.toml$/, "");
+    const translations = {};
+    for (const f of files) {
+      const m = lang.exec(f.name);
+      if (f !== deck && m && m[1] === stem) translations[m[2]] = await f.text();
+    }
+    try {
+      const d = await api("POST", "/api/decks", { deck: await deck.text(), file: deck.name, translations });
+      this.offerDeck(d);
+      this.buildOptions();
+      this.renderMyDecks();
+      e.uploadNote.textContent = _("{name} is ready: choose it in the card sets above.", { name: this.setName(d.key) });
+      replace(e.uploadProblems, (d.warnings || []).map((w) => h("li", { class: "warning" }, w)));
+    } catch (err) {
+      replace(e.uploadProblems, (err.problems || [err.message]).map((p) => h("li", {}, p)));
+    }
   }
 
   /** "Learn to play": a guided first game of each game (docs/learn.md), one button each. */
@@ -285,6 +349,8 @@ export class Lobby {
     const rows = data.tables.map((t) => h("div", { class: "table-row", "data-table": t.id },
       h("strong", {}, games[t.game] || t.game), " ",
       h("span", { class: "seat-list" }, this.seatNames(t)), " ",
+      (t.uploaded || []).length ? h("span", { class: "uploaded", "data-testid": "uploaded-tag" },
+        _("uploaded deck: {names}", { names: t.uploaded.join(", ") }), " ") : null,
       h("span", { class: "open" }, t.open_seats
         ? ngettext("{n} open seat", "{n} open seats", t.open_seats) : _("full")), " ",
       t.open_seats ? h("button", { type: "button", class: "join", onclick: () => this.join(t.id) }, _("Join")) : null,

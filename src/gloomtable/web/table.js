@@ -58,6 +58,15 @@ const ERROR_TEXT = {
   game_over: () => _("The game is over."),
 };
 
+/** A table on a deck uploaded in the lobby says so, and each seat may open its gallery. */
+function uploadedDecks(options) {
+  const decks = (options && options.uploaded_decks) || [];
+  if (!decks.length) return null;
+  return h("span", { class: "uploaded-decks", "data-testid": "uploaded-decks" }, " \u2013 ", _("uploaded deck:"), " ",
+    decks.map((d, i) => [i ? ", " : "", d.name, " (", h("a", { href: `/gallery?deck=${encodeURIComponent(d.key)}`,
+      target: "_blank", rel: "noopener", "data-testid": `gallery-${d.key}` }, _("gallery")), ")"]));
+}
+
 export class TablePage {
   constructor(root, tableId, token) {
     this.root = root;
@@ -315,7 +324,8 @@ export class TablePage {
       this.board = new (BOARDS[this.info.board] || GloomBoard)(this);
       // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
       replace(this.els.title, gameTitle(game), this.info.fixed_deal
-        ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null);
+        ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null,
+      uploadedDecks(this.info.options));
       document.title = `${gameTitle(game)} \u2013 gloomtable`;
       this.announcer.setBase(document.title);
       this.sendSavedName();

@@ -1,0 +1,120 @@
+"""A designer's deck at an online table, all in the browser (issue 34, "Done when"):
+the deck file and its Spanish translation are uploaded in the lobby, the deck's box
+appears in the card sets, a table is made with it, the table says it plays an
+uploaded deck and its gallery opens from there, and two people in two browsers
+play it to the end."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from conftest import MAX_DECISIONS, PageErrors, click_any_choice, page_state
+from gloomtable.server.testing import ServerProcess
+from gloomtable.server.uploads import upload_key
+
+DECK = '''
+[set]
+id = "lighthouse"
+name = "The Lighthouse"
+[[families]]
+id = "keepers"
+name = "The Lamp Keepers"
+[[characters]]
+id = "wick-trimmer"
+name = "Wick the Trimmer"
+family = "keepers"
+[[modifiers]]
+id = "lost-in-the-fog"
+name = "Lost in the Fog"
+points = { top = -15 }
+[[modifiers]]
+id = "saw-a-ship-come-home"
+name = "Saw a Ship Come Home"
+points = { middle = 10 }
+'''
+
+SPANISH = '''
+[set]
+name = "El Faro"
+[cards.lost-in-the-fog]
+name = "Perdido en la niebla"
+'''
+
+
+def play_to_the_end(pages: list[Any], rng: random.Random) -> int:
+    """Whichever page is asked decides by clicks, until both pages show the end."""
+    made = 0
+    while made < 3 * MAX_DECISIONS:
+        states = [page_state(p) for p in pages]
+        if all(s is not None and s["over"] for s in states):
+            return made
+        asked = next((p for p, s in zip(pages, states, strict=True)
+                      if s and not s["over"] and s["deciding"] == s["seat"]
+                      and p.locator(".prompt:not([hidden]):not(.pending)").count()), None)
+        if asked is None:
+            pages[0].wait_for_timeout(30)
+            continue
+        before = page_state(asked)["state_id"]
+        click_any_choice(asked, rng)
+        asked.wait_for_function(f"() => window.gloomtablePage.msg.state_id > {before} || "
+                                "window.gloomtablePage.msg.over", timeout=30_000)
+        made += 1
+    raise AssertionError(f"the game did not end in {made} decisions")
+
+
+def test_an_uploaded_deck_is_played_to_the_end_by_two_people(server: ServerProcess, browser: Any,
+                                                              tmp_path: Path) -> None:
+    deck_file, spanish = tmp_path / "lighthouse.toml", tmp_path / "lighthouse.es.toml"
+    deck_file.write_text(DECK)
+    spanish.write_text(SPANISH)
+    key = upload_key("gloom", DECK, {"es": SPANISH})
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    try:
+        host = contexts[0].new_page()
+        errors = [PageErrors(host)]
+        host.goto(server.url + "/")
+        host.set_input_files("[data-testid=deck-files]", [str(deck_file), str(spanish)])
+        host.click("[data-testid=upload-deck]")
+        host.wait_for_selector(f"[data-testid=my-deck-{key}]", timeout=60_000)
+        assert "The Lighthouse" in host.inner_text("[data-testid=upload-note]")
+        box = host.locator(f"[data-testid=set-{key}]")
+        box.check()
+        host.select_option("[data-testid=players]", "2")
+        for i in range(2):
+            host.select_option(f"[data-testid=seat-kind-{i}]", "person")
+        host.click("[data-testid=create]")
+        host.wait_for_selector("[data-testid=created]:not([hidden])", timeout=60_000)
+        links = host.eval_on_selector_all(".invite-link", "(els) => els.map((e) => e.value)")
+        assert len(links) == 2
+        guest = contexts[1].new_page()
+        errors.append(PageErrors(guest))
+        pages = [host, guest]
+        for page, link in zip(pages, links, strict=True):
+            page.goto(link)
+            page.wait_for_selector("[data-testid=hand] .hand-card", timeout=60_000)
+            assert "The Lighthouse" in page.inner_text("[data-testid=uploaded-decks]")
+        st = page_state(host)
+        assert st is not None
+        # the gallery opens from the table, on every seat's page
+        with guest.expect_popup() as popup:
+            guest.click(f"[data-testid=gallery-{key}]")
+        gallery = popup.value
+        gallery.wait_for_selector("[data-testid=deck-name]", timeout=60_000)
+        assert gallery.inner_text("[data-testid=deck-name]") == "The Lighthouse"
+        gallery.wait_for_selector(".gallery-card")
+        assert "Saw a Ship Come Home" in gallery.content()
+        gallery.close()
+        made = play_to_the_end(pages, random.Random(7))
+        assert made > 10
+        for page in pages:
+            page.wait_for_selector("[data-testid=end]:not([hidden])", timeout=30_000)
+        cards = host.evaluate("() => fetch(location.pathname.replace('/table/', '/api/tables/') + '/cards')"
+                              ".then((r) => r.json())")
+        assert "Wick the Trimmer" in {c.get("name") for c in cards["cards"]}
+        for e in errors:
+            e.check()
+    finally:
+        for ctx in contexts:
+            ctx.close()
