@@ -74,10 +74,10 @@ def wait_over(url: str, tid: str, deadline: float = 240.0) -> dict[str, Any]:
 def test_the_check_in_the_worker_is_plain_values_and_a_content_key() -> None:
     raw = json.dumps({"deck": DECK, "file": "harbour.toml", "translations": {"es": SPANISH}}).encode()
     found = check_upload(raw, ("en", "es", "ru"))
-    assert found["ok"] and found["game"] == "gloom" and found["name"] == "The Harbour"
+    assert found["ok"] and found["kind"] == "deck" and found["name"] == "The Harbour"
     assert found["names"] == {"en": "The Harbour", "es": "El Puerto"}
-    assert KEY.fullmatch(found["key"]) and found["key"] == upload_key("gloom", DECK, {"es": SPANISH})
-    assert upload_key("gloom", DECK, {}) != found["key"]  # the translations are part of the content
+    assert KEY.fullmatch(found["key"]) and found["key"] == upload_key("deck", DECK, {"es": SPANISH})
+    assert upload_key("deck", DECK, {}) != found["key"]  # the translations are part of the content
     json.dumps(found)  # crosses processes whole
 
 
@@ -120,7 +120,7 @@ def test_an_uploaded_deck_plays_at_a_table_by_key_and_comes_back_after_a_restart
         assert r.status_code == 201, r.text
         deck = r.json()
         key = deck["key"]
-        assert KEY.fullmatch(key) and deck["game"] == "gloom" and deck["names"]["es"] == "El Puerto"
+        assert KEY.fullmatch(key) and deck["kind"] == "deck" and deck["names"]["es"] == "El Puerto"
         assert deck["gallery"] == f"/gallery?deck={key}"
         again = upload(server.url, translations={"es": SPANISH})  # the same content: the same row
         assert again.status_code == 201 and again.json()["key"] == key
@@ -166,7 +166,7 @@ def test_a_crazy_creatures_variant_uploads_and_plays(tmp_path: Path) -> None:
         r = upload(server.url, deck=(EXAMPLES / "night-zoo.toml").read_text(), file="night-zoo.toml")
         assert r.status_code == 201, r.text
         key = r.json()["key"]
-        assert r.json()["game"] == "creatures" and r.json()["gallery"] is None
+        assert r.json()["kind"] == "variant" and r.json()["gallery"] is None
         assert create(server.url, ["classic", key]).json()["code"] == "bad_table"
         t = create(server.url, [key], game="creatures", seats=[{"kind": "bot"}] * 3)
         assert t.status_code == 201, t.text
@@ -192,8 +192,8 @@ def test_uploaded_decks_in_the_store_on_both_backends(where: str, tmp_path: Path
     store = open_store(where)
     try:
         bundle = json.dumps({"file": "h.toml", "deck": DECK, "translations": {}})
-        old = DeckRow("up-" + "a" * 20, "gloom", "Old", bundle, "o1", 100.0, 100.0)
-        new = DeckRow("up-" + "b" * 20, "gloom", "New", bundle, "o1", 200.0, time.time())
+        old = DeckRow("up-" + "a" * 20, "deck", "Old", bundle, "o1", 100.0, 100.0)
+        new = DeckRow("up-" + "b" * 20, "deck", "New", bundle, "o1", 200.0, time.time())
         assert store.put_deck(old) and store.put_deck(new)
         assert not store.put_deck(new)  # the same key once
         assert [r.key for r in store.owner_decks("o1")] == [new.key, old.key]
@@ -209,7 +209,7 @@ def test_uploaded_decks_in_the_store_on_both_backends(where: str, tmp_path: Path
             assert {r.key for r in copied.owner_decks("o1")} == {old.key, new.key}
         finally:
             copied.close()
-        kept = DeckRow("up-" + "c" * 20, "gloom", "Kept", bundle, "o1", 100.0, 100.0)
+        kept = DeckRow("up-" + "c" * 20, "deck", "Kept", bundle, "o1", 100.0, 100.0)
         store.put_deck(kept)
         from gloomtable.server.store import SeatRow, TableRow
         store.create_table(TableRow("t1", "gloom", {"players": 3, "sets": ["classic", kept.key]}, 1, {},

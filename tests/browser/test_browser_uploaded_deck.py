@@ -69,7 +69,7 @@ def test_an_uploaded_deck_is_played_to_the_end_by_two_people(server: ServerProce
     deck_file, spanish = tmp_path / "lighthouse.toml", tmp_path / "lighthouse.es.toml"
     deck_file.write_text(DECK)
     spanish.write_text(SPANISH)
-    key = upload_key("gloom", DECK, {"es": SPANISH})
+    key = upload_key("deck", DECK, {"es": SPANISH})
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
     try:
         host = contexts[0].new_page()

@@ -123,12 +123,12 @@ def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> Non
         """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
         server reads no path a client names)."""
         from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
-        from gloomtable.server.uploads import KEY, resolve
+        from gloomtable.server.uploads import KEY, resolve_deck
 
         if KEY.fullmatch(name):  # a deck uploaded in the lobby: by its key, from the store
             lobby = request.app.state.lobby
             try:
-                await lobby._in_store(resolve, lobby.store, "gloom", {"sets": [name]})
+                await lobby._in_store(resolve_deck, lobby.store, name)
             except ConfigError as exc:
                 raise ServerError("not_found", str(exc), 404) from None
         elif name not in shipped_sets():

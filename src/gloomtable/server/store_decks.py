@@ -20,7 +20,8 @@ from typing import Any, Protocol
 @dataclass
 class DeckRow:
     key: str
-    game: str
+    kind: str
+    """``deck`` (a Gloom deck file) or ``variant`` (a Crazy Creatures set)."""
     name: str
     bundle: str
     """The upload as JSON: ``{"file", "deck", "translations": {lang: text}}``."""
@@ -54,7 +55,7 @@ class DeckStore(Protocol):
         """Write rows of :meth:`export_decks`, leaving stored keys as they are; how many."""
 
 
-COLUMNS = "key, game, name, bundle, owner, created, used"
+COLUMNS = "key, kind, name, bundle, owner, created, used"
 
 
 class DeckRows:
@@ -76,7 +77,7 @@ class DeckRows:
                 db.execute("UPDATE decks SET used=? WHERE key=?", (row.used, row.key))
                 return False
             db.execute(f"INSERT INTO decks ({COLUMNS}) VALUES (?,?,?,?,?,?,?)",
-                       (row.key, row.game, row.name, row.bundle, row.owner, row.created, row.used))
+                       (row.key, row.kind, row.name, row.bundle, row.owner, row.created, row.used))
             return True
 
     def get_deck(self, key: str) -> DeckRow | None:
@@ -119,7 +120,7 @@ class DeckRows:
 MIGRATION = (9, "decks uploaded at the lobby, by content hash (issue 34)", [
     """CREATE TABLE IF NOT EXISTS decks (
         key TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
+        kind TEXT NOT NULL,
         name TEXT NOT NULL,
         bundle TEXT NOT NULL,
         owner TEXT NOT NULL,

@@ -45,6 +45,10 @@ FILE_NAME = re.compile(r"[\w .()-]{1,80}")
 MAX_LANGS = 16
 """Translation files one upload may carry at most (we ship fewer languages)."""
 
+DECK, VARIANT = "deck", "variant"
+"""The two kinds of upload: a Gloom deck file (for the games that mix sets) and a
+Crazy Creatures variant set (for the game that plays one set)."""
+
 router = APIRouter()
 
 
@@ -57,9 +61,9 @@ class UploadLimits:
     expiry_days: float = 30.0
 
 
-def upload_key(game: str, deck: str, translations: Mapping[str, str]) -> str:
+def upload_key(kind: str, deck: str, translations: Mapping[str, str]) -> str:
     """The content key: the same deck and translations always give the same key."""
-    canon = json.dumps({"game": game, "deck": deck, "translations": dict(sorted(translations.items()))},
+    canon = json.dumps({"kind": kind, "deck": deck, "translations": dict(sorted(translations.items()))},
                        sort_keys=True, ensure_ascii=False)
     return "up-" + hashlib.sha256(canon.encode("utf-8")).hexdigest()[:20]
 
@@ -73,7 +77,7 @@ def owner_of(client: str) -> str:
 
 
 def check_upload(raw: bytes, languages: tuple[str, ...]) -> dict[str, Any]:
-    """Read and check an upload (in the heavy worker): ``{"ok": True, "key", "game",
+    """Read and check an upload (in the heavy worker): ``{"ok": True, "key", "kind",
     "name", "names", "cards", "bundle", "warnings"}`` or ``{"ok": False, "message",
     "problems"}``. Plain values, so they cross processes whole."""
     from gloomtable.engine.textdata import TextDataError, load_json, load_toml
@@ -110,8 +114,8 @@ def check_upload(raw: bytes, languages: tuple[str, ...]) -> dict[str, Any]:
         data = load_toml(deck)
     except TextDataError as exc:
         return refused(f"{file}: {exc}")
-    game = "creatures" if "set" not in data and "colours" in data and "numbers" in data else "gloom"
-    found = _check_gloom(deck, file) if game == "gloom" else _check_creatures(deck, file)
+    kind = VARIANT if "set" not in data and "colours" in data and "numbers" in data else DECK
+    found = _check_gloom(deck, file) if kind == DECK else _check_creatures(deck, file)
     if not found["ok"]:
         return found
     from gloomtable.i18n.cards import TranslationFileError, parse_translation
@@ -127,12 +131,12 @@ def check_upload(raw: bytes, languages: tuple[str, ...]) -> dict[str, Any]:
         name = parsed.get("set", {}).get("name")
         if isinstance(name, str) and name.strip():
             names[lang] = name.strip()[:80]
-        if game == "gloom":
+        if kind == DECK:
             warnings += _translation_findings(deck, file, lang, parsed)
     if problems:
         return refused(problems[0], problems)
     bundle = json.dumps({"file": file, "deck": deck, "translations": translations}, ensure_ascii=False)
-    return {**found, "key": upload_key(game, deck, translations), "game": game, "names": names,
+    return {**found, "key": upload_key(kind, deck, translations), "kind": kind, "names": names,
             "bundle": bundle, "warnings": warnings}
 
 
@@ -189,7 +193,7 @@ def register_row(row: DeckRow) -> None:
     """Make a stored upload playable in this process by its key (a table built, a
     table read back after a restart, or on another process of the site)."""
     bundle = json.loads(row.bundle)
-    if row.game == "creatures":
+    if row.kind == VARIANT:
         from gloomtable.games.creatures.cards import register_uploaded as register_variant
 
         register_variant(row.key, bundle["deck"])
@@ -202,13 +206,13 @@ def register_row(row: DeckRow) -> None:
 
 
 def _known(key: str) -> str | None:
-    """The game of an upload registered here (None: not yet)."""
+    """The kind of an upload registered here (None: not yet)."""
     from gloomtable.games.creatures.cards import _UPLOADED as VARIANTS
     from gloomtable.games.gloom.deck import uploaded_sets
 
     if key in uploaded_sets():
-        return "gloom"
-    return "creatures" if key in VARIANTS else None
+        return DECK
+    return VARIANT if key in VARIANTS else None
 
 
 def upload_rows(store: Store, game: str, config: Mapping[str, Any]) -> list[DeckRow]:
@@ -220,14 +224,15 @@ def upload_rows(store: Store, game: str, config: Mapping[str, Any]) -> list[Deck
     keys = [s for s in sets if isinstance(s, str) and KEY.fullmatch(s)]
     if not keys:
         return []
-    mixes = registry.entry(game).mixes_sets
+    want = DECK if registry.entry(game).mixes_sets else VARIANT
     rows = []
     for key in keys:
         row = store.get_deck(key)
         if row is None:
             raise ConfigError(f"no uploaded deck {key!r} (it may have expired); upload it again")
-        if (row.game == "gloom") != mixes:
-            raise ConfigError(f"the uploaded deck {key!r} is a {row.game} deck, not one for {game}")
+        if row.kind != want:
+            what = "a Gloom deck" if row.kind == DECK else "a Crazy Creatures set"
+            raise ConfigError(f"the uploaded deck {key!r} is {what}, not one for {game}")
         rows.append(row)
     return rows
 
@@ -246,6 +251,14 @@ def resolve(store: Store, game: str, config: Mapping[str, Any]) -> dict[str, str
     return register_rows(upload_rows(store, game, config))
 
 
+def resolve_deck(store: Store, key: str) -> None:
+    """Register the uploaded Gloom deck ``key`` (the gallery's); :class:`ConfigError` if none."""
+    row = store.get_deck(key)
+    if row is None or row.kind != DECK:
+        raise ConfigError(f"no uploaded Gloom deck {key!r} (it may have expired)")
+    register_rows([row])
+
+
 def expire(store: Store, days: float) -> int:
     """Delete the uploads past their retention (at start; each upload does it too)."""
     gone = store.expire_decks(time.time() - days * 86400)
@@ -256,8 +269,8 @@ def expire(store: Store, days: float) -> int:
 
 def _answer(row: DeckRow) -> dict[str, Any]:
     names = json.loads(row.bundle).get("names") or {"en": row.name}
-    return {"key": row.key, "game": row.game, "name": row.name, "names": names,
-            "gallery": f"/gallery?deck={row.key}" if row.game == "gloom" else None}
+    return {"key": row.key, "kind": row.kind, "name": row.name, "names": names,
+            "gallery": f"/gallery?deck={row.key}" if row.kind == DECK else None}
 
 
 def _client(request: Request) -> str:
@@ -300,7 +313,7 @@ async def upload_deck(request: Request) -> JSONResponse:
                               f"{limits.upload_expiry_days:g} days after its last table", 429)
         bundle = json.loads(found["bundle"])
         bundle["names"] = found["names"]
-        stored = DeckRow(found["key"], found["game"], found["name"], json.dumps(bundle, ensure_ascii=False),
+        stored = DeckRow(found["key"], found["kind"], found["name"], json.dumps(bundle, ensure_ascii=False),
                          owner, now, now)
         await lobby._in_store(lobby.store.put_deck, stored)
     else:

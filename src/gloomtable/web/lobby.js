@@ -162,7 +162,7 @@ export class Lobby {
   /** Offer an uploaded deck in the form's card sets (Gloom's boxes, Crazy Creatures' list). */
   offerDeck(d) {
     this.info.set_names = { ...(this.info.set_names || {}), [d.key]: d.names || { en: d.name } };
-    const list = d.game === "creatures" ? this.info.creature_sets : this.info.gloom_sets;
+    const list = d.kind === "variant" ? this.info.creature_sets : this.info.gloom_sets;
     if (!list.includes(d.key)) list.push(d.key);
     if (!this.myDecks.some((x) => x.key === d.key)) this.myDecks.push(d);
   }
