@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from gloomtable.server.store_accounts import MIGRATION as ACCOUNTS
 from gloomtable.server.store_accounts import RATINGS_MIGRATION as RATINGS
-from gloomtable.server.store_talk import talk_migration
 from gloomtable.server.store_decks import MIGRATION as DECKS
+from gloomtable.server.store_talk import talk_migration
 
 VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
                  " version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
