@@ -18,6 +18,9 @@ from gloomtable.server.testing import ServerProcess
 from gloomtable.server.uploads import KEY, check_upload, upload_key
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SLOW_MACHINE = ["--heavy-timeout", "120"]
+"""The worker starts (and imports the checker) at the lowest priority: on a busy
+2-core machine its first job may take longer than the default 5 s."""
 
 DECK = '''
 [set]
@@ -115,7 +118,7 @@ def test_a_translation_naming_what_its_deck_has_not_is_warned_of() -> None:
 @pytest.mark.slow
 def test_an_uploaded_deck_plays_at_a_table_by_key_and_comes_back_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"
-    with ServerProcess(db, args=["--uploads-per-client", "2"]) as server:
+    with ServerProcess(db, args=["--uploads-per-client", "2", *SLOW_MACHINE]) as server:
         r = upload(server.url, translations={"es": SPANISH})
         assert r.status_code == 201, r.text
         deck = r.json()
@@ -150,7 +153,7 @@ def test_an_uploaded_deck_plays_at_a_table_by_key_and_comes_back_after_a_restart
         # one waiting for a person stays unfinished, to come back after the restart
         waiting = create(server.url, ["classic", key], seats=[{"kind": "person"}, {"kind": "bot"},
                                                               {"kind": "bot"}]).json()
-    with ServerProcess(db) as server:
+    with ServerProcess(db, args=SLOW_MACHINE) as server:
         back = httpx.get(f"{server.url}/api/tables/{waiting['id']}/cards").json()
         assert "Fell off the Pier" in {c.get("name") for c in back["cards"]}
         assert create(server.url, ["classic", key]).status_code == 201
@@ -162,7 +165,7 @@ def test_an_uploaded_deck_plays_at_a_table_by_key_and_comes_back_after_a_restart
 
 @pytest.mark.slow
 def test_a_crazy_creatures_variant_uploads_and_plays(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "tables.db") as server:
+    with ServerProcess(tmp_path / "tables.db", args=SLOW_MACHINE) as server:
         r = upload(server.url, deck=(EXAMPLES / "night-zoo.toml").read_text(), file="night-zoo.toml")
         assert r.status_code == 201, r.text
         key = r.json()["key"]
@@ -175,7 +178,7 @@ def test_a_crazy_creatures_variant_uploads_and_plays(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_upload_limits_are_flags(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "tables.db", args=["--upload-max-bytes", "2000"]) as server:
+    with ServerProcess(tmp_path / "tables.db", args=["--upload-max-bytes", "2000", *SLOW_MACHINE]) as server:
         r = upload(server.url, deck=DECK + "#" * 3000)
         assert r.status_code == 413 and r.json()["code"] == "too_large"
         r = httpx.post(server.url + "/api/decks", content=DECK, headers={"Content-Type": "text/plain"})
