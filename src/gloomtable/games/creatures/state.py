@@ -74,6 +74,29 @@ _DECISIONS = tuple(tuple(Pending(p, kind) for p in range(MAX_PLAYERS)) for kind 
 _OVER = Pending(TERMINAL, DecisionKind.OVER)
 
 _FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
+
+
+def _spans() -> tuple[tuple[int, int], ...]:
+    """Per colour, the card ids ``start..end`` of its Creatures (the set lists each
+    colour's Creatures together, so one slice covers a colour)."""
+    spans = []
+    for k in range(NUM_COLOURS):
+        ids = [c for c in range(NUM_CREATURES) if COLOUR[c] == k]
+        if ids != list(range(ids[0], ids[-1] + 1)):
+            raise AssertionError(f"the Creatures of colour {k} are not consecutive card ids")
+        spans.append((ids[0], ids[-1] + 1))
+    return tuple(spans)
+
+
+_SPAN = _spans()
+if PLAY_BASE != 1:  # apply_legal and legal_actions write ``card + 1`` for PLAY_BASE + card
+    raise AssertionError("Crazy Creatures' play ids are card + 1")
+_FIT: tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(FITS[plus][top][NUMBER[c]] for c in range(*_SPAN[k])) for top in range(7))
+          for plus in (0, 1)) for k in range(NUM_COLOURS))
+"""``_FIT[colour][plus][top]``: for each Creature of that colour, in card order,
+whether it fits that pile (R-C6/R-C7): the slice of ``CreaturesState.fit`` to write
+when the pile or its Machine changes."""
 _SIGN = ("-", "+")
 
 # The events of plays, passes and flips, built once: an Event is immutable, so
@@ -93,16 +116,17 @@ class CreaturesState:
     """A mutable game position; only :meth:`apply` moves it forward."""
 
     __slots__ = (
-        "aside", "capped", "closer", "current", "final_left", "game", "hands", "over",
-        "passes", "pending", "piles", "plus", "reserve", "rng", "round", "round_scores",
+        "_piles", "_plus", "aside", "capped", "closer", "current", "final_left", "fit", "game",
+        "hands", "over", "passes", "pending", "reserve", "rng", "round", "round_scores",
         "start_player", "totals", "turns",
     )
 
     game: CreaturesTable
     rng: Rng
     hands: list[list[int]]  # per seat, sorted card ids
-    piles: list[list[int]]  # per colour, bottom first
-    plus: list[int]  # per colour: 1 = "+" Growing Machine up, 0 = "-" Minimalizer up
+    _piles: list[list[int]]  # per colour, bottom first (``piles``)
+    _plus: list[int]  # per colour: 1 = "+" Growing Machine up, 0 = "-" Minimalizer up (``plus``)
+    fit: list[bool]  # per card id: does it fit its colour's pile now (kept from the two above)
     reserve: list[int]  # face down, top = last
     aside: list[int]  # out of this round, unseen
     round: int  # 0-based
@@ -144,13 +168,44 @@ class CreaturesState:
         self.hands = [sorted(deck[i * h:(i + 1) * h]) for i in range(n)]
         self.reserve = deck[n * h:n * h + RESERVE_SIZE]
         self.aside = sorted(deck[n * h + RESERVE_SIZE:])
-        self.piles = [[] for _ in range(NUM_COLOURS)]
-        self.plus = [1] * NUM_COLOURS
+        self._piles = [[] for _ in range(NUM_COLOURS)]
+        self._plus = [1] * NUM_COLOURS
+        self._refit()
         self.current = self.start_player
         self.pending = False
         self.passes = 0
         self.closer = -1
         self.final_left = 0
+
+    # --------------------------------------------------- the piles and what fits
+    @property
+    def piles(self) -> list[list[int]]:
+        """Per colour, its pile of Creatures, bottom first."""
+        return self._piles
+
+    @piles.setter
+    def piles(self, piles: list[list[int]]) -> None:  # a table set up by hand (tests, search)
+        self._piles = piles
+        self._refit()
+
+    @property
+    def plus(self) -> list[int]:
+        """Per colour: 1 while its "+" Machine shows, 0 while the "-" one does."""
+        return self._plus
+
+    @plus.setter
+    def plus(self, plus: list[int]) -> None:
+        self._plus = plus
+        self._refit()
+
+    def _refit(self) -> None:
+        """``fit`` worked out afresh from the piles and the Machines."""
+        if not hasattr(self, "_plus") or not hasattr(self, "_piles"):
+            return  # half set up by hand: the other setter refits
+        fit = self.fit = [False] * NUM_CREATURES
+        for k, pile in enumerate(self._piles):
+            start, end = _SPAN[k]
+            fit[start:end] = _FIT[k][self._plus[k]][NUMBER[pile[-1]] if pile else 0]
 
     # ---------------------------------------------------------------- queries
     def current_player(self) -> int:
@@ -172,8 +227,8 @@ class CreaturesState:
 
     def playable(self, seat: int) -> list[int]:
         """The cards of ``seat``'s hand that fit a pile now (sorted ids)."""
-        rows = self.fit_rows()
-        return [c for c in self.hands[seat] if rows[COLOUR[c]][NUMBER[c]]]
+        fit = self.fit
+        return [c for c in self.hands[seat] if fit[c]]
 
     def legal_actions(self) -> list[int]:
         if self.over:
@@ -183,8 +238,8 @@ class CreaturesState:
                 return _FLIPS[:]
             me = self.current
             return _FLIPS + [DRAW_BASE + q for q in range(self.game.players) if q != me]
-        rows = self.fit_rows()
-        plays = [PLAY_BASE + c for c in self.hands[self.current] if rows[COLOUR[c]][NUMBER[c]]]
+        fit = self.fit
+        plays = [c + 1 for c in self.hands[self.current] if fit[c]]  # c + 1: PLAY_BASE + c
         return plays or [PASS]  # R-C5: pass only when nothing fits
 
     @property
@@ -211,10 +266,28 @@ class CreaturesState:
         if a == PASS:
             self.passes += 1
             events = [_PASS_EVENT[p]]
-        else:
-            events = self._play(p, a - PLAY_BASE)
-            if self.pending:
-                return events
+        else:  # R-C5: the Creature goes on its colour's pile (inlined: the commonest move)
+            card = a - 1  # PLAY_BASE
+            hand = self.hands[p]
+            hand.remove(card)
+            k = COLOUR[card]
+            pile = self._piles[k]
+            number = NUMBER[card]
+            same = bool(pile) and NUMBER[pile[-1]] == number
+            pile.append(card)
+            start, end = _SPAN[k]
+            self.fit[start:end] = _FIT[k][self._plus[k]][number]
+            self.passes = 0
+            if same:  # R-C8: the same-number decision is part of this turn
+                self.pending = True
+                return [_PLAY_EVENT[p][card], _SAME_EVENT[p][card]]
+            events = [_PLAY_EVENT[p][card]]
+            if hand and self.closer < 0:  # the usual end of a turn, as _end_turn does it
+                turns = self.turns = self.turns + 1
+                if turns < self.game.turn_cap:
+                    self.current = (p + 1) % self.game.players
+                    return events
+                self.turns -= 1  # _end_turn counts it and caps the game
         self._end_turn(p, events)
         return events
 
@@ -273,18 +346,6 @@ class CreaturesState:
                     f"Machine shows {_SIGN[self.plus[c]]} (R-C6, R-C7)")
         return None
 
-    def _play(self, p: int, card: int) -> list[Event]:
-        """R-C5: the Creature goes on its colour's pile; R-C8 may open a decision."""
-        self.hands[p].remove(card)
-        pile = self.piles[COLOUR[card]]
-        same = bool(pile) and NUMBER[pile[-1]] == NUMBER[card]
-        pile.append(card)
-        self.passes = 0
-        if same:
-            self.pending = True
-            return [_PLAY_EVENT[p][card], _SAME_EVENT[p][card]]
-        return [_PLAY_EVENT[p][card]]
-
     def _decide(self, p: int, a: int) -> list[Event]:
         """R-C8: resolve the same-number decision, then the turn ends. A flip event
         carries the Machine's colour index in ``amount``; a draw event is private
@@ -292,8 +353,11 @@ class CreaturesState:
         self.pending = False
         if a < DRAW_BASE:
             c = a - FLIP_BASE
-            self.plus[c] ^= 1
-            events = [_FLIP_EVENT[p][c][self.plus[c]]]
+            plus = self._plus[c] = self._plus[c] ^ 1
+            pile = self._piles[c]
+            start, end = _SPAN[c]
+            self.fit[start:end] = _FIT[c][plus][NUMBER[pile[-1]] if pile else 0]
+            events = [_FLIP_EVENT[p][c][plus]]
         else:
             target = a - DRAW_BASE
             card = self.reserve.pop()
@@ -389,8 +453,9 @@ class CreaturesState:
         s.game = self.game
         s.rng = Rng(self.rng.state)
         s.hands = [h[:] for h in self.hands]
-        s.piles = [p[:] for p in self.piles]
-        s.plus = self.plus[:]
+        s._piles = [p[:] for p in self._piles]
+        s._plus = self._plus[:]
+        s.fit = self.fit[:]
         s.reserve = self.reserve[:]
         s.aside = self.aside[:]
         s.round = self.round
