@@ -24,16 +24,17 @@ DECISIONS: dict[str, str] = {DecisionKind.PLAY: N_("play"),
 
 class CreaturesVoice:
     """How a Crazy Creatures game's events say their arguments in one language (see
-    ``i18n/events.py``). **Decision:** event lines name the shipped set's colours and
-    Machines, as the engine's lines always have, whatever a variant calls them."""
+    ``i18n/events.py``): with the table's own set, so a variant's Machines are named
+    in the log as its narration and board name them (issue 34)."""
 
     def __init__(self, game: Any, tr: Translator) -> None:
-        from gloomtable.games.creatures.cards import CREATURE_SET, CREATURES
+        from gloomtable.games.creatures.cards import CREATURE_SET
 
+        card_set = getattr(game, "card_set", None) or CREATURE_SET
         self.tr = tr
-        self.creatures = CREATURES
-        self.colours = [c.key for c in CREATURE_SET.colours]
-        self.texts = CreatureTexts(CREATURE_SET, tr.lang)
+        self.creatures = card_set.creatures
+        self.colours = [c.key for c in card_set.colours]
+        self.texts = CreatureTexts(card_set, tr.lang)
         self.sides = (f"- {self.texts.machine('minus')}", f"+ {self.texts.machine('plus')}")
 
     def gender(self, value: Any) -> str | None:

@@ -52,6 +52,7 @@ from gloomtable.games.creatures.actions import (
 from gloomtable.games.creatures.cards import (
     COLOUR,
     COLOUR_KEYS,
+    CREATURE_SET,
     FITS,
     LABEL,
     NUM_COLOURS,
@@ -357,7 +358,9 @@ class CreaturesState:
             pile = self._piles[c]
             start, end = _SPAN[c]
             self.fit[start:end] = _FIT[c][plus][NUMBER[pile[-1]] if pile else 0]
-            events = [_FLIP_EVENT[p][c][plus]]
+            flip = _FLIP_EVENT[p][c][plus]
+            # a variant's Machines have their own names: its flip line is told with its set
+            events = [flip if self.game.card_set is CREATURE_SET else flip._replace(game=self.game)]
         else:
             target = a - DRAW_BASE
             card = self.reserve.pop()
