@@ -71,6 +71,9 @@ class TableSpec(BaseModel):
     """When the timer runs out: pass if passing is legal (else a random bot plays), or a bot plays."""
     bot_delay_ms: int = Field(700, ge=0, le=10_000)
     """How long a bot waits before its play, so people can follow."""
+    response_pause_ms: int = Field(2500, ge=500, le=30_000)
+    """The one pause in which every other seat may answer a card being played (R-G20):
+    the window closes when it ends, or sooner once every person present has answered."""
     replace_absent: bool = False
     """A bot plays for a person whose page has been gone for ``absent_after`` seconds."""
     absent_after: float = Field(20.0, ge=0.0, le=3600.0)
@@ -148,6 +151,7 @@ def table_options(spec: TableSpec) -> dict[str, Any]:
     """The server-side options stored with a table."""
     return {"spectators": spec.spectators, "turn_timer": spec.turn_timer,
             "on_timeout": spec.on_timeout, "bot_delay_ms": spec.bot_delay_ms,
+            "response_pause_ms": spec.response_pause_ms,
             "replace_absent": spec.replace_absent, "absent_after": spec.absent_after,
             "rated": spec.rated, "rated_bots": spec.rated_bots, "talk": spec.talk,
             "spectator_talk": spec.spectator_talk, "talk_in_record": spec.talk_in_record}

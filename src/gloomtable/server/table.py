@@ -36,6 +36,8 @@ from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
+from gloomtable.server.version import page_version
+from gloomtable.server.window import RESPONSE_PAUSE_MS, ResponseWindow, is_respond, open_window
 
 LEASE_TTL = 2.5
 """Seconds a table's lease, and a seat's presence stored by one process, last unless
@@ -183,6 +185,9 @@ class LiveTable:
         self.deadline: float | None = None  # wall clock, for pages
         self._deadline_mono: float | None = None
         self._timer: asyncio.Task[None] | None = None
+        self.window: ResponseWindow | None = None
+        """The response window open now (server/window.py), on the process that leads the table."""
+        self._window_task: asyncio.Task[None] | None = None
         self._catalogue: dict[str, Any] | None = None
         self.bots = bots or BotPolicy()
         self.leader = True
@@ -274,6 +279,14 @@ class LiveTable:
         """The creator chose the shuffle (only where the server allows it): everyone is told."""
         return bool(self.options.get("fixed_deal"))
 
+    @property
+    def response_pause(self) -> float | None:
+        """Seconds of the table's one response pause per card, or None where the engine's
+        questions are asked one at a time (a lesson's steps were written that way)."""
+        if self.lesson is not None:
+            return None
+        return int(self.options.get("response_pause_ms", RESPONSE_PAUSE_MS)) / 1000
+
     def touch(self) -> None:
         self.last_seen = time.monotonic()
 
@@ -311,7 +324,7 @@ class LiveTable:
                 "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,
                 "seed": self.row.seed if self.over else None,
                 "state_id": self.state_id, "over": self.over, "next_table": self.row.next_table,
-                "broken": self.broken}
+                "broken": self.broken, "response_pause": self.response_pause}
 
     def listing_entry(self) -> dict[str, Any]:
         """What the lobby's listing shows of a table: a few short fields."""
@@ -325,7 +338,7 @@ class LiveTable:
         return self._catalogue
 
     def welcome(self, conn: Conn) -> dict[str, Any]:
-        return {"type": "welcome", "table": self.summary(), "seat": conn.seat,
+        return {"type": "welcome", "table": self.summary(), "seat": conn.seat, "version": page_version(),
                 "cards_url": f"/api/tables/{self.id}/cards"}
 
     def state_message(self, conn: Conn, view_cache: dict[int | None, Mapping[str, Any]] | None = None
@@ -335,16 +348,28 @@ class LiveTable:
         if seat not in cache:
             cache[seat] = self.state.view(seat)
         start = conn.log_sent or max(0, len(self.entries) - LOG_KEEP)
+        w = self.window
         deciding = not self.over and seat is not None and self.state.current_player() == seat
+        if w is not None:  # everyone asked answers at once: the same prompt for each
+            deciding = seat is not None and seat in w.states and not w.answered(seat)
+        if not deciding:
+            shown: list[dict[str, Any]] = []
+        elif w is not None and seat is not None:
+            shown = choices(self.row.game, w.states[seat], w.options[seat])
+        else:
+            shown = choices(self.row.game, self.state, self.state.legal_actions())
         msg: dict[str, Any] = {
             "type": "state", "table": self.id, "state_id": self.state_id, "seat": seat,
             "view": cache[seat],
-            "choices": choices(self.row.game, self.state, self.state.legal_actions()) if deciding else [],
+            "choices": shown,
             "deciding": None if self.over else self.state.current_player(),
             "seats": self.public_seats(), "deadline": self.deadline,
             "log_start": start, "log": [e.for_viewer(seat, conn.lang) for e in self.entries[start:]],
             "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
         }
+        if w is not None:
+            msg["window"] = {"seats": w.seats, "opened": w.ends - w.pause, "ends": w.ends,
+                             "answered": seat is not None and w.answered(seat)}
         if self.lesson is not None and seat == LEARNER:
             msg["lesson"] = self.lesson.message(self.state)
             if deciding:  # a move the page may suggest; the lesson's tests follow it
@@ -366,6 +391,16 @@ class LiveTable:
                 seat.row.claimed = True
                 self.store.update_seat(self.id, seat.index, claimed=True)
         conn.log_sent = 0
+        w = self.window
+        if w is not None and not w.present.is_set() and conn.seat in w.states:
+            w.restart()  # someone is back to a window that waited for its people: the pause runs now
+            self.deadline, self._deadline_mono = w.ends, w.ends_mono
+            w.awaited.add(conn.seat)
+            w.present.set()
+            cache: dict[int | None, Mapping[str, Any]] = {}
+            for c in list(self.conns):
+                if c is not conn:  # this page hears it in its own welcome, next
+                    c.push(self.state_message(c, cache))
         conn.push(self.welcome(conn))
         conn.push(self.state_message(conn))
         self.broadcast_seats()
@@ -417,6 +452,9 @@ class LiveTable:
                 raise ServerError("broken_table", self.broken, 409)
             if self.over:
                 raise ServerError("game_over", "the game is over; no more actions")
+            if self.window is not None and conn.seat in self.window.states:
+                self._answer(conn.seat, action, state_id)
+                return
             if self.state.current_player() != conn.seat:
                 who = self.seats[self.state.current_player()].row
                 raise ServerError("not_your_turn", f"it is {who.name or 'another seat'}'s decision "
@@ -436,6 +474,23 @@ class LiveTable:
             self._lesson_step = did_step
             await self._commit(action, conn.seat, "person", narration)
 
+    def _answer(self, seat: int, action: int, state_id: int) -> None:
+        """A seat's answer to the open response window: kept (the last one counts)
+        until the pause ends or every person present has answered. Caller holds the lock."""
+        w = self.window
+        assert w is not None
+        if state_id != w.start_id:
+            raise ServerError("stale_state", f"that answer was chosen in state {state_id}, "
+                              f"but the table is at state {self.state_id}; here is the current one")
+        if action not in w.options[seat]:
+            raise ServerError("illegal_action", f"action {action} does not answer the card being "
+                              f"played; {len(w.options[seat])} action(s) do")
+        w.answer(seat, action, "person")
+        cache: dict[int | None, Mapping[str, Any]] = {}
+        for c in list(self.conns):
+            if c.seat == seat:  # only the seat itself learns that it answered
+                c.push(self.state_message(c, cache))
+
     def lesson_next(self, conn: Conn) -> None:
         """The learner read a step that only asks to look: on to the next."""
         if self.lesson is None or conn.seat != LEARNER:
@@ -447,6 +502,22 @@ class LiveTable:
     async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
         """Apply to a copy, store (with the next decision's timer deadline), then swap
         and tell everyone. Caller holds the lock."""
+        await self._store_move(action, seat, actor, narration)
+        self._moved()
+
+    def _moved(self) -> None:
+        """After one or more moves: the next decision, its window if it asks for
+        responses, then every page hears of it."""
+        self.touch()
+        self.last_move = self.last_seen
+        self.start_decision()
+        self._ensure_window()
+        self.broadcast()
+        self.schedule()
+
+    async def _store_move(self, action: int, seat: int, actor: str, narration: str | None) -> None:
+        """Apply to a copy and store it (with the next decision's timer deadline), then
+        swap. Caller holds the lock."""
         nxt = self.state.clone()
         events = nxt.apply(action)
         idx = self.state_id
@@ -478,11 +549,6 @@ class LiveTable:
         if narration:
             self.row.narration[idx] = narration
         self._record(idx, events, narration, seat, actor)
-        self.touch()
-        self.last_move = self.last_seen
-        self.start_decision()
-        self.broadcast()
-        self.schedule()
 
     def _confirm_later(self, future: Any) -> None:
         """After a store call with no known outcome: once it ends (and the database
@@ -572,6 +638,7 @@ class LiveTable:
         if moved or next_changed:
             self.touch()
             self.start_decision()
+            self._ensure_window()
             self.broadcast()
             self.schedule()
         elif seats_changed:
@@ -580,13 +647,17 @@ class LiveTable:
 
     def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
                 actor: str = "person") -> None:
+        """The log's lines of a move. A card let stand is no line (most windows end so:
+        the log would be mostly those); a cancelled card is."""
         if narration:
             self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor, game=self.game))
-        self.entries.extend(LogEntry(idx, event=e) for e in events)
+        self.entries.extend(LogEntry(idx, event=e) for e in events if e.kind != "respond_pass")
 
     def _deadline_for(self, state: State) -> float | None:
         """When the turn timer of ``state``'s decision runs out (epoch seconds), if a person holds it."""
         timer = int(self.options.get("turn_timer", 0))
+        if self.response_pause is not None and is_respond(state):
+            return None  # the window's own pause is its timer
         if timer and not state.is_over() and not self.broken \
                 and self.seats[state.current_player()].row.kind == "person":
             return time.time() + timer
@@ -605,6 +676,86 @@ class LiveTable:
         self._deadline_mono = None if self.deadline is None else \
             time.monotonic() + (self.deadline - time.time())
 
+    # --- response windows (server/window.py) --------------------------------------------
+
+    def _ensure_window(self) -> bool:
+        """Open the window of the current decision if it asks for responses and this
+        process leads the table; drop a window the table has moved past. True if one opened."""
+        w = self.window
+        if w is not None and w.start_id == self.state_id and self.leader and not self.broken:
+            return False
+        self._drop_window()
+        pause = self.response_pause
+        if pause is None or not self.leader or self.broken or not is_respond(self.state):
+            return False
+        w = open_window(self.state, self.state_id, pause)
+        if w is None:
+            return False
+        people = [q for q in w.seats if self.seats[q].row.kind == "person"
+                  and not self.stand_in_active(self.seats[q])]
+        w.awaited.update(q for q in people if self.connected(self.seats[q]))
+        if w.awaited or not people:
+            w.present.set()
+        self.window = w
+        self.deadline, self._deadline_mono = w.ends, w.ends_mono
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to run it
+            self._window_task = asyncio.get_running_loop().create_task(self._run_window(w))
+        return True
+
+    def _drop_window(self) -> None:
+        task, self._window_task, self.window = self._window_task, None, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _run_window(self, w: ResponseWindow) -> None:
+        """Bots and stand-ins answer at once (each on the state it is asked in); then
+        the pause runs out, or every person present answers, and the window closes."""
+        try:
+            for q in w.seats:
+                seat = self.seats[q]
+                if seat.row.kind == "bot" or self.stand_in_active(seat):
+                    action = await self._bot_choice(seat, w.states[q], w.options[q])
+                    if self.window is not w:
+                        return
+                    w.answer(q, action, "bot" if seat.row.kind == "bot" else "stand_in")
+            await w.present.wait()  # a window whose people are all away waits, as any decision does
+            if not w.awaited:
+                w.done.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(w.done.wait(), w.left())
+            if not any(s.conns for s in self.seats if s.row.kind == "person"):
+                # nobody sits here: the window keeps the least pace a move of such a table keeps
+                await asyncio.sleep(self.bots.bot_only_min_delay_ms / 1000)
+            async with self.lock:
+                if self.window is not w or self.state_id != w.start_id:
+                    return
+                self._window_task = None
+                await self._close_window(w)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not silence the table: log it and stop
+            log.exception("table %s: the response window failed", self.id)
+
+    async def _close_window(self, w: ResponseWindow) -> None:
+        """Hand the answers to the engine in turn order (R-G20): the first response
+        cancels the card, and the engine asks nobody after it. A seat that did not
+        answer lets the card stand. Caller holds the lock."""
+        self.window = None
+        try:
+            for q in w.seats:
+                if self.over or not is_respond(self.state) or self.state.current_player() != q:
+                    break
+                seat = self.seats[q]
+                absent = "person" if self.connected(seat) else "timeout"
+                action, actor = w.answers.get(q, (w.stand, absent if seat.row.kind == "person" else "bot"))
+                if action not in self.state.legal_actions():
+                    action = w.stand
+                await self._store_move(action, q, actor, None)
+        except ServerError:  # another process stored a move first: caught up already
+            pass
+        finally:
+            self._moved()
+
     # --- bots and timers -------------------------------------------------------------
 
     def schedule(self) -> None:
@@ -613,6 +764,10 @@ class LiveTable:
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
+        if self._ensure_window():
+            self.broadcast()  # a resumed table (or one this process now leads) opened its window
+        if self.window is not None:
+            return  # the window's own task closes it
         if self.over or self.broken or not self.leader:
             return
         seat = self.seats[self.state.current_player()]
@@ -700,6 +855,7 @@ class LiveTable:
         return text[:300] if text else None
 
     def close(self) -> None:
+        self._drop_window()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

@@ -67,9 +67,25 @@ export function chronicleSection(tableId) {
         _("Printable chronicle (HTML)"))),
     body);
   told.set(tableId, el);
-  fetch(base)
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-    .then((data) => { replace(body, render(data)); el.dataset.ready = "1"; })
-    .catch(() => { replace(body, _("The chronicle could not be told.")); told.delete(tableId); });
+  tell(base, body, el, tableId, 0);
   return el;
+}
+
+const RETRIES = 6;
+/** A busy server (503, 429) or a lost request is asked again, after 1, 2, 4 ... s. */
+function tell(base, body, el, tableId, attempt) {
+  fetch(base)
+    .then((r) => {
+      if (r.ok) return r.json();
+      const err = new Error(String(r.status));
+      err.retry = r.status === 503 || r.status === 429 || r.status >= 502;
+      return Promise.reject(err);
+    })
+    .then((data) => { replace(body, render(data)); el.dataset.ready = "1"; })
+    .catch((err) => {
+      const again = (err.retry || err instanceof TypeError) && attempt < RETRIES;
+      if (again) { setTimeout(() => tell(base, body, el, tableId, attempt + 1), 1000 * 2 ** attempt); return; }
+      replace(body, _("The chronicle could not be told."));
+      told.delete(tableId);
+    });
 }

@@ -358,6 +358,9 @@ export class GloomBoard {
         parts.push(h("p", { class: "hint" }, _("Click a highlighted Character, or choose below.")));
       }
       parts.push(h("div", { class: "choices" }, [...direct, ...targeted].map((c) => this.choiceButton(c))));
+    } else if (m.view.decision && m.view.decision.kind === "respond") {
+      // the same words whether or not the hand holds a response (R-G20)
+      parts.push(h("p", { class: "hint" }, _("Answer with a response card from your hand, or let it stand.")));
     } else if (this.handChoices(m).length) {
       parts.push(h("p", { class: "hint" }, _("Choose a card from your hand.")));
     }

@@ -20,9 +20,12 @@ const BOARDS = { gloom: GloomBoard, creatures: CreaturesBoard };
 
 const LOG_SHOWN = 200;
 const AUTO_STAND_MS = 2500;
-/** The automatic "let it stand" answers every response window after this same delay,
- *  whether or not this seat holds a response, so its timing tells nobody anything. */
+/** At a lesson's table (whose steps ask one player at a time) the automatic "let it
+ *  stand" answers every response window after this same delay, whether or not this
+ *  seat holds a response, so its timing tells nobody anything. Elsewhere the table
+ *  itself gives every window one fixed pause, for all the seats at once. */
 const LONG_PRESS_MS = 450;
+const BUSY_RETRIES = 5;
 
 function savedFlag(key, fallback) {
   try {
@@ -148,7 +151,8 @@ export class TablePage {
       "aria-label": _("Your decision") },
     h("div", { class: "turn-bar" }, e.turn, e.timer), e.notice, e.prompt,
     h("div", { class: "statusbar-tools" },
-      h("label", { class: "auto-stand-label" }, standBox, " ", _("Let it stand automatically")), e.stand,
+      e.standLabel = h("label", { class: "auto-stand-label", hidden: true }, standBox, " ",
+        _("Let it stand automatically")), e.stand,
       h("label", { class: "narration-label" }, e.narration)));
     e.side.append(e.seats, h("h2", {}, _("Game log")),
       h("div", { class: "log-wrap" }, e.log, this.logFollow.marker));
@@ -282,9 +286,17 @@ export class TablePage {
     this.renderStand();
   }
 
+  /** Whether this page offers "let it stand automatically": a seat (not a spectator),
+   *  at a game with responses, whose table asks one seat at a time (a lesson's). */
+  offersStand() {
+    return this.seat !== null && !!this.info && this.info.response_pause == null &&
+      !!(this.board && this.board.letItStand);
+  }
+
   planStand() {
     const m = this.msg;
-    const action = m && this.isMine() && this.board && this.board.letItStand ? this.board.letItStand(m) : null;
+    if (this.els.standLabel) this.els.standLabel.hidden = !this.offersStand();
+    const action = m && !m.window && this.offersStand() && this.isMine() && this.board && this.board.letItStand ? this.board.letItStand(m) : null;
     if (action === null || !this.autoStand || this.standHeld === m.state_id || this.lesson.holdsStand(m)) {
       clearTimeout(this.standTimer);
       this.standTimer = null;
@@ -315,6 +327,9 @@ export class TablePage {
     if (m.type === "talk") { this.talk.take(m); return; }
     if (m.type === "error" && this.talk.error(m)) return; // a refused line of talk, not a move
     if (m.type === "welcome") {
+      // a page from an older server, open across an upgrade: say so, and offer a reload
+      if (this.version && m.version && m.version !== this.version) this.newerServer = true;
+      this.version = this.version || m.version || null;
       this.info = m.table;
       this.seat = m.seat;
       this.loadCards(m.cards_url);
@@ -330,6 +345,8 @@ export class TablePage {
       this.announcer.setBase(document.title);
       this.sendSavedName();
     } else if (m.type === "state") {
+      this.lastAct = null;
+      clearTimeout(this.retryTimer);
       this.takeLog(m);
       if (this.ratings === undefined || (m.over && !this.ratingsAfter)) this.loadRatings(m.over);
       this.msg = m;
@@ -338,8 +355,16 @@ export class TablePage {
       this.render();
       this.rematch.update(m); // offered on the end screen; this page stays where it is
     } else if (m.type === "seats") {
-      if (this.msg) { this.msg.seats = m.seats; this.renderSeats(); this.talk.render(); }
+      // every place a name shows (families, the status line, the log, talk) follows a rename at once
+      if (this.msg) {
+        this.msg.seats = m.seats;
+        if (this.info) this.info.seats = m.seats;
+        this.render();
+        this.talk.render();
+      }
     } else if (m.type === "error") {
+      if (m.code === "server_busy" && this.retryAct()) return;
+      this.lastAct = null;
       this.pending = false;
       const text = ERROR_TEXT[m.code] ? ERROR_TEXT[m.code]() : this.names(m.message);
       if (m.code !== "lesson_step") this.showNotice(text, m.code); // the lesson panel explains it
@@ -388,14 +413,39 @@ export class TablePage {
   }
 
   isMine() {
-    return this.msg && this.seat !== null && this.msg.deciding === this.seat && !this.msg.over;
+    const m = this.msg;
+    if (!m || this.seat === null || m.over) return false;
+    if (m.window) return m.window.seats.includes(this.seat) && !m.window.answered;
+    return m.deciding === this.seat;
+  }
+
+  /** The seats being asked now: every seat of an open response window, else the one deciding. */
+  askedSeats() {
+    const m = this.msg;
+    if (!m || m.over) return [];
+    return m.window ? m.window.seats : [m.deciding];
+  }
+
+  /** A move refused because the server was busy goes again, the same move at the same
+   *  state id (the server takes it at most once), a few times with growing pauses. */
+  retryAct() {
+    const last = this.lastAct;
+    if (!last || !this.msg || last.body.state_id !== this.msg.state_id || last.tries >= BUSY_RETRIES) return false;
+    last.tries += 1;
+    this.showNotice(_("The server is busy; sending your choice again\u2026"), "server_busy");
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      if (this.lastAct === last && !this.socket.send(last.body)) { this.lastAct = null; this.pending = false; this.renderPrompt(); }
+    }, 500 * 2 ** (last.tries - 1));
+    return true;
   }
 
   act(action) {
     if (!this.msg || this.pending) return;
     const narration = this.els.narration.value.trim();
-    const sent = this.socket.send({ type: "act", action, state_id: this.msg.state_id,
-      ...(narration ? { narration } : {}) });
+    const body = { type: "act", action, state_id: this.msg.state_id, ...(narration ? { narration } : {}) };
+    const sent = this.socket.send(body);
+    this.lastAct = sent ? { body, tries: 0 } : null;
     if (sent) {
       this.pending = true;
       this.els.narration.value = "";
@@ -479,13 +529,22 @@ export class TablePage {
     this.els.status.textContent = text;
     this.els.status.dataset.status = this.status;
     const down = this.status === "reconnecting" || this.status === "gone" || this.status === "refused";
-    this.els.banner.hidden = !down;
-    this.els.banner.dataset.status = this.status;
-    this.els.banner.textContent = down ? {
-      reconnecting: _("The connection to the table was lost. Reconnecting\u2026"),
-      gone: _("The connection to the table is lost. Reload the page."),
-      refused: _("The server refused this connection."),
-    }[this.status] : "";
+    const banner = this.els.banner;
+    banner.hidden = !down && !this.newerServer;
+    banner.dataset.status = this.newerServer ? "newer" : this.status;
+    const reload = h("button", { type: "button", class: "reload", "data-testid": "reload",
+      onclick: () => location.reload() }, _("Reload"));
+    if (this.newerServer) {
+      replace(banner, _("The server was updated. Reload the page to go on playing."), " ", reload);
+    } else if (down) {
+      replace(banner, {
+        reconnecting: _("The connection to the table was lost. Reconnecting\u2026"),
+        gone: _("The connection to the table is lost. Reload the page."),
+        refused: _("The server refused this connection."),
+      }[this.status], this.status === "reconnecting" ? null : " ", this.status === "reconnecting" ? null : reload);
+    } else {
+      replace(banner);
+    }
     document.body.classList.toggle("offline", down);
     if (this.msg) this.renderSeats();
   }
@@ -496,6 +555,8 @@ export class TablePage {
     if (m.broken) text = _("This table cannot continue: {why}", { why: m.broken });
     else if (m.over) text = _("The game is over.");
     else if (this.isMine()) text = this.board.decisionText(m, true);
+    else if (m.window && m.window.answered) text = _("You answered; the card is settled when the pause ends.");
+    else if (m.window) text = _("The other players may respond to the card being played.");
     else text = _("{name} is deciding: {what}", { name: this.seatName(m.deciding),
       what: this.board.decisionText(m, false) });
     const who = this.seat === null ? _("You are watching.")
@@ -539,7 +600,7 @@ export class TablePage {
       else if (s.stand_in) tags.push(_("a bot plays while away"));
       else if (!s.connected) tags.push(_("away"));
       const away = !(s.connected || s.kind === "bot");
-      const cls = ["seat", s.seat === m.deciding ? "deciding" : "", away ? "away" : "", offline ? "unknown" : ""];
+      const cls = ["seat", this.askedSeats().includes(s.seat) ? "deciding" : "", away ? "away" : "", offline ? "unknown" : ""];
       return h("li", { class: cls.join(" "), "data-seat": s.seat },
         h("span", { class: "dot" }), h("span", { class: "seat-name" }, seatLabel(s.name)),
         this.ratingOf(s.seat) !== null
