@@ -370,6 +370,8 @@ class LiveTable:
         if w is not None:
             msg["window"] = {"seats": w.seats, "opened": w.ends - w.pause, "ends": w.ends,
                              "answered": seat is not None and w.answered(seat)}
+            if seat is not None and w.answered(seat):  # the seat's own answer, as the table holds it
+                msg["window"]["answer"] = w.answers[seat][0]
         if self.lesson is not None and seat == LEARNER:
             msg["lesson"] = self.lesson.message(self.state)
             if deciding:  # a move the page may suggest; the lesson's tests follow it
@@ -703,9 +705,13 @@ class LiveTable:
         return True
 
     def _drop_window(self) -> None:
-        task, self._window_task, self.window = self._window_task, None, None
+        """Forget the open window without closing it (the table moved past it, or closes):
+        whoever answered it from a page hears that the answer was not taken."""
+        task, w, self._window_task, self.window = self._window_task, self.window, None, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+        if w is not None:
+            self._tell_answers(w, {})
 
     async def _run_window(self, w: ResponseWindow) -> None:
         """Bots and stand-ins answer at once (each on the state it is asked in); then
@@ -739,22 +745,52 @@ class LiveTable:
     async def _close_window(self, w: ResponseWindow) -> None:
         """Hand the answers to the engine in turn order (R-G20): the first response
         cancels the card, and the engine asks nobody after it. A seat that did not
-        answer lets the card stand. Caller holds the lock."""
+        answer lets the card stand. Every person who answered from a page is told what
+        became of the answer (``_tell_answers``) before the next state. Caller holds the lock."""
         self.window = None
+        outcome: dict[int, tuple[str, int | None]] = {}
         try:
             for q in w.seats:
                 if self.over or not is_respond(self.state) or self.state.current_player() != q:
-                    break
+                    break  # an earlier seat's response cancelled the card: nobody after it is asked
                 seat = self.seats[q]
-                absent = "person" if self.connected(seat) else "timeout"
-                action, actor = w.answers.get(q, (w.stand, absent if seat.row.kind == "person" else "bot"))
-                if action not in self.state.legal_actions():
-                    action = w.stand
+                action, actor = w.answers.get(q, (w.stand, "timeout" if seat.row.kind == "person" else "bot"))
+                if action not in self.state.legal_actions():  # never: each was asked in this very state
+                    raise ServerError("illegal_action", f"seat {q + 1}'s answer {action} is not legal")
+                outcome[q] = ("unconfirmed", None)
+                idx = self.state_id
                 await self._store_move(action, q, actor, None)
-        except ServerError:  # another process stored a move first: caught up already
-            pass
+                outcome[q] = ("stored", idx)
+        except ServerError as exc:  # busy, or another process stored a move first (caught up already)
+            log.info("table %s: a response window closed early: %s", self.id, exc.message)
         finally:
+            self._tell_answers(w, outcome)
             self._moved()
+
+    def _tell_answers(self, w: ResponseWindow, outcome: Mapping[int, tuple[str, int | None]]) -> None:
+        """Tell each person who answered the window from a page what became of that answer,
+        so a page never believes an answer was taken that was not: ``stored`` (at ``index``),
+        ``not_asked`` (an earlier seat's response cancelled the card, R-G20: the answer
+        is not used and a response card stays in the hand), ``unconfirmed`` (the database
+        did not answer in time; the table shows what it holds once it does) or
+        ``not_taken`` (the window ended before it reached this seat: another process
+        moved the table on first, or the database was busy; the next state says where
+        the table is)."""
+        for q, (action, actor) in w.answers.items():
+            if actor != "person":
+                continue
+            if q in outcome:
+                result, index = outcome[q]
+            elif any(r == "stored" and w.answers.get(p, (w.stand, ""))[0] != w.stand
+                     for p, (r, _i) in outcome.items()):
+                result, index = "not_asked", None
+            else:
+                result, index = "not_taken", None
+            msg = {"type": "answer", "table": self.id, "state_id": w.start_id, "action": action,
+                   "result": result, "index": index}
+            for c in list(self.conns):
+                if c.seat == q:
+                    c.push(msg)
 
     # --- bots and timers -------------------------------------------------------------
 

@@ -354,6 +354,8 @@ export class TablePage {
       if (this.info) this.info.seats = m.seats;
       this.render();
       this.rematch.update(m); // offered on the end screen; this page stays where it is
+    } else if (m.type === "answer") {
+      this.answerFate(m);
     } else if (m.type === "seats") {
       // every place a name shows (families, the status line, the log, talk) follows a rename at once
       if (this.msg) {
@@ -424,6 +426,17 @@ export class TablePage {
     const m = this.msg;
     if (!m || m.over) return [];
     return m.window ? m.window.seats : [m.deciding];
+  }
+
+  /** The table's word on this seat's answer to a response window that just closed:
+   *  an answer it did not take is said so, never left for the page to guess. */
+  answerFate(m) {
+    const text = {
+      not_asked: () => _("A seat before you in turn order answered first; your answer was not needed."),
+      unconfirmed: () => _("Your answer is not confirmed yet: the table shows what it holds once the database answers."),
+      not_taken: () => _("The table moved on before your answer was taken; here is the current state."),
+    }[m.result];
+    if (text) this.showNotice(text(), `answer_${m.result}`);
   }
 
   /** A move refused because the server was busy goes again, the same move at the same
