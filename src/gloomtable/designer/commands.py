@@ -157,10 +157,11 @@ def check_findings(decks: list[Any], paths: list[str], strict: bool, simulate: i
     (``--simulate N``) quick games at each table size. Returns the exit code: 1 if
     there is an error (or, with ``--strict``, a warning), else 0."""
     from gloomtable.designer.check import check_decks, table_sizes
+    from gloomtable.designer.check_translations import check_translation_files
     from gloomtable.designer.playtest import CAPPED_WARN, playtest
     from gloomtable.games.gloom.deck import combine
 
-    findings = check_decks(decks)
+    findings = check_decks(decks) + check_translation_files(decks)
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f.line() for f in findings if f.severity == "warning"]
     for f in errors:

@@ -170,20 +170,11 @@ def _check_creatures(text: str, file: str) -> dict[str, Any]:
 
 def _translation_findings(text: str, file: str, lang: str, data: dict[str, Any]) -> list[str]:
     """What a translation names that its deck has not (so it would never show)."""
+    from gloomtable.designer.check_translations import translation_findings
     from gloomtable.games.gloom.deck import parse_deck
 
-    deck = parse_deck(text, file)
     stem = file.rsplit(".toml", 1)[0]
-    src = f"{stem}.{lang}.toml"
-    cards = {c.key for c in deck.cards}
-    families = {f.id for f in deck.families}
-    found = [f"{src}: [{t}]: no such table in a Gloom translation (set, families, cards, icons)"
-             for t in data if t not in ("set", "families", "cards", "icons")]
-    found += [f"{src}: [cards.{k}]: the deck has no card {k!r}" for k in data.get("cards", {})
-              if k not in cards]
-    found += [f"{src}: [families.{k}]: the deck has no family {k!r}" for k in data.get("families", {})
-              if k not in families]
-    return found
+    return [f.line() for f in translation_findings(parse_deck(text, file), lang, data, f"{stem}.{lang}.toml")]
 
 
 # --- in the server -------------------------------------------------------------------
