@@ -110,9 +110,9 @@ def test_a_translation_naming_what_its_deck_has_not_is_warned_of() -> None:
     found = check_upload(json.dumps(body).encode(), ("en", "es"))
     assert found["ok"]
     text = "\n".join(found["warnings"])
-    assert "harbour.es.toml: [cards.fell-of-the-pier]: the deck has no card 'fell-of-the-pier'" in text
-    assert "[families.nowhere]: the deck has no family 'nowhere'" in text
-    assert "harbour.es.toml: [deaths]: no such table" in text
+    assert "harbour.es.toml: [cards.fell-of-the-pier]: field id: the deck has no card" in text
+    assert "[families.nowhere]: field id: the deck has no family 'nowhere'" in text
+    assert "harbour.es.toml: [deaths]: field deaths: no such table" in text
 
 
 @pytest.mark.slow
