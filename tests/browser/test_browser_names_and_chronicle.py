@@ -4,7 +4,6 @@ the end screen's chronicle is asked again when the server answers it busy."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import httpx
@@ -29,18 +28,26 @@ def test_a_rename_shows_in_every_place_within_half_a_second(server: ServerProces
         ada, bea = pages
         deciding = ada.evaluate("() => window.gloomtablePage.msg.deciding")
         before = ada.evaluate("() => window.gloomtablePage.msg.state_id")
-        bea.fill(".rename input", "Beatrix")
-        t0 = time.monotonic()
-        bea.click(".rename button")
         checks = ["[data-testid=seats]", "[data-testid=family-1] .family-owner"]
-        for sel in checks:
-            ada.wait_for_function(f"() => document.querySelector({sel!r}).textContent.includes('Beatrix')",
-                                  timeout=5_000)
         if deciding == 1:
-            ada.wait_for_function("() => document.querySelector('[data-testid=turn-line]')"
-                                  ".textContent.includes('Beatrix')", timeout=5_000)
-        elapsed = time.monotonic() - t0
-        assert elapsed < 0.5, elapsed
+            checks.append("[data-testid=turn-line]")
+        # Ada's page notes the moment every place shows the new name, in the page itself
+        # (both pages read the same clock), so a busy machine's round trips to the test
+        # are not counted: only the server's and the page's own work.
+        ada.evaluate("""(sels) => {
+          window.__renamed = null;
+          const all = () => sels.every((s) => document.querySelector(s).textContent.includes("Beatrix"));
+          const obs = new MutationObserver(() => {
+            if (window.__renamed === null && all()) { window.__renamed = Date.now(); obs.disconnect(); }
+          });
+          obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+        }""", checks)
+        bea.fill(".rename input", "Beatrix")
+        clicked = bea.evaluate("""() => {
+          const t = Date.now(); document.querySelector(".rename button").click(); return t; }""")
+        ada.wait_for_function("() => window.__renamed !== null", timeout=10_000)
+        elapsed = ada.evaluate("() => window.__renamed") - clicked
+        assert elapsed < 500, elapsed
         assert ada.evaluate("() => window.gloomtablePage.msg.state_id") == before  # no move was needed
         for e in errors:
             e.check()
