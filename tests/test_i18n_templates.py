@@ -32,6 +32,7 @@ from gloomtable.i18n.client import localizer_for
 from gloomtable.i18n.creatures_text import CreaturesLocalizer, CreaturesVoice
 from gloomtable.i18n.events import fill
 from gloomtable.i18n.gloom_text import GloomLocalizer, GloomVoice
+from gloomtable.i18n.grammar import spanish_person
 from gloomtable.i18n.narration_text import tell
 
 SETS = Path(__file__).resolve().parents[1] / "src" / "gloomtable" / "games" / "gloom" / "sets"
@@ -136,10 +137,13 @@ def _check_grammar(lang: str, text: str, names: list[str], where: str) -> None:
             preps = "|".join(RU_PREPOSITIONS)
             assert not re.search(rf"(?<!\w)(?:{preps})\s+«?{re.escape(name)}(?!\w)", text, re.IGNORECASE), \
                 f"{where}: a preposition before the name in the nominative: {text!r}"
-        else:
+        elif spanish_person(name)["art"] == name:  # a name with a title takes its article
             arts = "|".join(ES_ARTICLES)
             assert not re.search(rf"(?<!\w)(?:{arts})\s+{re.escape(name)}", text, re.IGNORECASE), \
                 f"{where}: an article before the name: {text!r}"
+        else:  # and never stands bare after a preposition ("a Reverendo Amos")
+            assert not re.search(rf"(?<!\w)(?:a|de|sobre)\s+{re.escape(name)}", text), \
+                f"{where}: a title without its article: {text!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -161,8 +161,10 @@ class GloomTexts:
                 from gloomtable.i18n.grammar import propose_ru
 
                 self._cases[key] = propose_ru(self.name(index), self.gender(index))
-            elif self.lang == "es" and self.is_person(index):  # the personal "a"
-                self._cases[key] = {"a": f"a {self.name(index)}"}
+            elif self.lang == "es" and self.is_person(index):  # the article a title takes
+                from gloomtable.i18n.grammar import spanish_person
+
+                self._cases[key] = spanish_person(self.name(index))
             else:
                 self._cases[key] = {}
         return self._cases[key]

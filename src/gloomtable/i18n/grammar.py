@@ -24,7 +24,7 @@ from gloomtable.engine.textdata import load_toml
 
 RU_CASES = ("gen", "dat", "acc", "ins", "pre")
 """Russian cases a template may ask for (nominative is the plain name)."""
-ES_FORMS = ("a", "de", "low", "cap")
+ES_FORMS = ("a", "de", "low", "cap", "art")
 """Spanish forms of a seat: after "a" (al jugador 3), after "de" (del jugador 3), inside
 a sentence (el jugador 3) and at its start (El jugador 3); a person's ``a`` is the name
 as an object ("a Melissa Slogar"), a card's title takes none."""
@@ -92,6 +92,20 @@ def close_appositions(text: str, values: Any) -> str:
             if ", " in form:
                 text = re.sub(re.escape(form) + r"(?= [\w«])", lambda m: m.group(0) + ",", text)
     return text
+
+
+def spanish_person(name: str) -> dict[str, str]:
+    """A Spanish person's forms: ``art`` inside a sentence, ``cap`` at its start, ``a``
+    and ``de`` after those prepositions; a name that starts with a title of
+    ``grammar.toml`` takes its article ("al reverendo Amos Threnody"), any other none."""
+    first, _, rest = name.partition(" ")
+    article = locale_data("es").get("titles", {}).get(first.lower()) if rest else None
+    if not isinstance(article, str):
+        return {"a": f"a {name}", "de": f"de {name}", "art": name, "cap": name}
+    inside = f"{first.lower()} {rest}"
+    return {"art": f"{article} {inside}", "cap": f"{article.capitalize()} {inside}",
+            "a": f"al {inside}" if article == "el" else f"a {article} {inside}",
+            "de": f"del {inside}" if article == "el" else f"de {article} {inside}"}
 
 
 def seats_list(tr: Any, seats: Any) -> Forms:
