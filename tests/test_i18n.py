@@ -185,3 +185,17 @@ def test_the_balance_commands_help_is_translated(lang: str, words: str) -> None:
     assert words in out.stdout
     for english in ("How many games", "Simulate a deck", "Write the HTML report", "Print the figures"):
         assert english not in out.stdout, english
+
+
+def test_extraction_reads_calls_inside_fstrings_and_template_literals() -> None:
+    """Issue 32: `${_("Needs")}` in the page's template literals and f"{_('Family Values')}"
+    in Python were not extracted, so `extract --check` passed with them untranslated."""
+    from gloomtable.i18n.extract import calls_in_fstrings, extract
+
+    found = {m.id for m in extract() if m.id}
+    for message in ("Needs", "just played", "Family Values", "player", "family"):
+        assert message in found, message
+    assert ("designer/chronicle.py", "Family Values") in {(f, m) for f, _n, m in calls_in_fstrings()}
+    for lang in ("es", "ru"):
+        tr = translator(lang)
+        assert tr.gettext("Family Values") != "Family Values" and tr.gettext("Needs") != "Needs"

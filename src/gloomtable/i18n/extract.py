@@ -37,6 +37,9 @@ def extract() -> Catalog:
         if filename.startswith(SKIP) or filename.endswith("i18n/extract.py"):
             continue
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for filename, lineno, message in calls_in_fstrings():
+        if template.get(message) is None:
+            template.add(message, None, [(filename, lineno)])
     for msg in event_messages():
         key = (msg.msgid, msg.plural) if msg.plural else msg.msgid
         if template.get(msg.msgid) is None:
@@ -61,6 +64,26 @@ def extract() -> Catalog:
             template.add(message, None, [(where, 0)], context=ctx,
                          auto_comments=[f"The line about a Character of {ctx} gender."])
     return template
+
+
+def calls_in_fstrings() -> list[tuple[str, int, str]]:
+    """``_("...")`` calls inside Python f-strings (``f"## {_('Family Values')}"``), which
+    Babel's Python extractor does not look into: read with :mod:`ast`, which does."""
+    import ast
+
+    out: list[tuple[str, int, str]] = []
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).as_posix()
+        if rel.startswith(SKIP) or rel.endswith("i18n/extract.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fstring in [n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)]:
+            for node in ast.walk(fstring):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id in ("_", "gettext") and node.args
+                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                    out.append((rel, node.lineno, node.args[0].value))
+    return out
 
 
 def event_messages() -> list[Msg]:
