@@ -35,7 +35,11 @@ class CreaturesVoice:
         self.creatures = card_set.creatures
         self.colours = [c.key for c in card_set.colours]
         self.texts = CreatureTexts(card_set, tr.lang)
-        self.sides = (f"- {self.texts.machine('minus')}", f"+ {self.texts.machine('plus')}")
+        # English names a side as the engine prints it ("- Shrinker"); other languages put
+        # the Machine's name first, where a sentence expects a name («теперь это Уменьшитель (−)»)
+        self.sides = ((f"- {self.texts.machine('minus')}", f"+ {self.texts.machine('plus')}")
+                      if tr.lang == "en" else
+                      (f"{self.texts.machine('minus')} (\u2212)", f"{self.texts.machine('plus')} (+)"))
 
     def gender(self, value: Any) -> str | None:
         return None
