@@ -153,7 +153,7 @@ def test_R_C1_four_two_sided_machines() -> None:
 def test_R_C1_set_file_is_validated_with_file_and_field(tmp_path) -> None:
     good = load_set()
     assert good.creatures == CREATURES
-    with pytest.raises(CreatureSetError, match=r"bad\.toml: copies"):
+    with pytest.raises(CreatureSetError, match=r"bad\.toml: field copies"):
         bad = tmp_path / "bad.toml"
         bad.write_text('name = "x"\ncopies = "two"\ncolours = []\nnumbers = []\n'
                        '[machine.plus]\nsymbol="+"\nname="a"\n[machine.minus]\nsymbol="-"\nname="b"\n')

@@ -50,7 +50,7 @@ def test_a_broken_variant_names_the_file_and_the_field(tmp_path: Path) -> None:
     bad.write_text(EXAMPLE.read_text().replace('key = "blue"', 'key = "purple"'))
     proc = run("deck", "check", str(bad))
     assert proc.returncode == 1
-    assert f"{bad}: colours: the keys are red, blue, green, yellow" in proc.stderr
+    assert f"{bad}: field colours: the keys are red, blue, green, yellow" in proc.stderr
 
 
 def test_scoring_uses_the_variants_penalties() -> None:

@@ -163,7 +163,7 @@ def _check_creatures(text: str, file: str) -> dict[str, Any]:
     try:
         found = parse_set_text(text, file)
     except CreatureSetError as exc:
-        lines = [line.strip() for line in str(exc).splitlines()[1:]] or [str(exc)]
+        lines = [f"{exc.source}: {p}" for p in exc.problems] or [str(exc)]
         return {"ok": False, "message": f"{file}: {len(lines)} problem(s)", "problems": lines}
     return {"ok": True, "name": found.name, "cards": len(found.creatures), "warnings": []}
 

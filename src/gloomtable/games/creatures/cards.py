@@ -27,11 +27,21 @@ SHIPPED_SET = "creatures"
 
 
 class CreatureSetError(GloomtableError, ValueError):
-    """A set file that cannot be played; names the file and the field."""
+    """A set file that cannot be played; names the file and the field. ``problems``
+    lists every problem of a set that failed its checks, each as a Gloom deck's are
+    (``colours[0] (key 'red'): field creature: ...``), under a count."""
+
+    def __init__(self, message: str, source: str = "", problems: list[str] | None = None) -> None:
+        self.source = source
+        self.problems = problems or []
+        if problems:
+            lines = "\n".join(f"  {source}: {p}" for p in problems)
+            message = f"{len(problems)} problem(s) in Crazy Creatures set {source}:\n{lines}"
+        super().__init__(message)
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # no coercion, as a Gloom deck
 
 
 class ColourSpec(_Strict):
@@ -121,12 +131,33 @@ class CreatureSet:
         return tuple(c.creature for c in self.colours)
 
 
-def _problem(source: str, exc: ValidationError) -> CreatureSetError:
-    lines = []
+_ENTRY_NAME = {"colours": "key", "numbers": "value"}
+"""What names an entry of each list in a problem (as a Gloom card's id does)."""
+
+
+def _problem(source: str, data: Any, exc: ValidationError) -> CreatureSetError:
+    """Every schema problem, in the words of a Gloom deck's: the entry (its index and
+    its key or value), the field, and what is wrong."""
+    problems = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(file)"
-        lines.append(f"{source}: {where}: {err['msg']}")
-    return CreatureSetError("invalid Creature set:\n  " + "\n  ".join(lines))
+        loc = list(err["loc"])
+        where: list[str] = []
+        if len(loc) >= 2 and isinstance(loc[0], str) and isinstance(loc[1], int):
+            table, idx = loc[0], loc[1]
+            label = f"{table}[{idx}]"
+            try:
+                named = data[table][idx].get(_ENTRY_NAME.get(table, ""))
+            except (KeyError, IndexError, TypeError, AttributeError):
+                named = None
+            if isinstance(named, (str, int)) and not isinstance(named, bool):
+                label += f" ({_ENTRY_NAME[table]} {named!r})"
+            where.append(label)
+            loc = loc[2:]
+        field_name = ".".join(str(x) for x in loc)
+        msg = "unknown field (check the spelling)" if err["type"] == "extra_forbidden" else err["msg"]
+        where.append(f"field {field_name}: {msg}" if field_name else msg)
+        problems.append(": ".join(where))
+    return CreatureSetError("", source, problems)
 
 
 def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
@@ -135,7 +166,7 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
     try:
         spec = SetSpec.model_validate(data)
     except ValidationError as exc:
-        raise _problem(source, exc) from None
+        raise _problem(source, data, exc) from None
     problems = []
     if len(spec.colours) != NUM_COLOURS:
         problems.append(f"colours: need exactly {NUM_COLOURS}, got {len(spec.colours)}")
@@ -150,12 +181,13 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
     if [n.value for n in spec.numbers if n.dna] != list(DNA_NUMBERS):
         problems.append("numbers: exactly 1 and 6 carry the DNA symbol (R-C7)")
     if len(spec.colours) * len(spec.numbers) * spec.copies != NUM_CREATURES:
-        problems.append(f"colours x numbers x copies must make {NUM_CREATURES} Creatures")
+        problems.append(f"copies: colours x numbers x copies must make {NUM_CREATURES} Creatures, got "
+                        f"{len(spec.colours)} x {len(spec.numbers)} x {spec.copies} = "
+                        f"{len(spec.colours) * len(spec.numbers) * spec.copies}")
     if (spec.machine.plus.symbol, spec.machine.minus.symbol) != ("+", "-"):
-        problems.append("machine: plus must show '+' and minus '-'")
+        problems.append("machine.plus.symbol: plus must show '+' and minus '-'")
     if problems:
-        raise CreatureSetError("invalid Creature set:\n  "
-                               + "\n  ".join(f"{source}: {p}" for p in problems))
+        raise CreatureSetError("", source, [f"field {p}" for p in problems])
     creatures: list[Creature] = []
     for ci, colour in enumerate(spec.colours):
         for num in spec.numbers:
