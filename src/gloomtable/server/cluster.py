@@ -61,12 +61,14 @@ class Cluster:
         self.holder = secrets.token_hex(8)
         self.held: set[str] = set()
         self._dirty: set[str] = set()
+        self._talk_dirty: set[str] = set()
+        """Tables whose table talk another process wrote to (its NOTIFY says ``<id> talk``)."""
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.renewed_at = time.monotonic()
         """When this process last renewed its leases and presence (``/readyz`` reads it)."""
         self.after_catch_up: Callable[[LiveTable], Awaitable[None]] | None = None
-        """Called once a table took in another process's change (the table talk reads its new lines)."""
+        """Called for a table whose talk another process wrote to (server/talk.py reads the new lines)."""
 
     def start(self) -> None:
         log.info("cluster member %s", self.holder)
@@ -152,10 +154,12 @@ class Cluster:
     # --- hearing -------------------------------------------------------------------
 
     def _heard(self, table_id: str) -> None:
+        table_id, _, what = table_id.partition(" ")
         if table_id == "*":  # the link was broken: anything may have changed
             self._dirty.update(self.lobby.tables)
+            self._talk_dirty.update(self.lobby.tables)
         elif table_id in self.lobby.tables:
-            self._dirty.add(table_id)
+            (self._talk_dirty if what == "talk" else self._dirty).add(table_id)
         self._wake.set()
 
     async def _catch_up_forever(self) -> None:
@@ -174,5 +178,7 @@ class Cluster:
                     break
                 except Exception:
                     log.exception("table %s: catching up failed", tid)
-                if self.after_catch_up is not None:
+            while self._talk_dirty:  # only tables whose talk changed: a move reads no talk
+                table = self.lobby.tables.get(self._talk_dirty.pop())
+                if table is not None and self.after_catch_up is not None:
                     await self.after_catch_up(table)

@@ -5,8 +5,9 @@ Written once with ``?`` placeholders and run by both backends (they mix
 A line is numbered per table (``n`` from 0, gap-free); the table's row is locked
 while the next number is taken, so two processes writing at once never take the
 same one. Each table keeps at most ``keep`` lines (the oldest go) and loses them
-all when it is deleted. On PostgreSQL a written line sends the table's ``NOTIFY``,
-so every other process hears of it (server/cluster.py) and tells its own pages.
+all when it is deleted. On PostgreSQL a written line sends ``NOTIFY`` with the
+table's id and ``talk``, so every other process hears of it (server/cluster.py)
+and reads the new lines (not the moves) for its own pages.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class TalkRows(AccountRows):
             db.execute("INSERT INTO talk (table_id, n, channel, who, name, text, at) VALUES (?,?,?,?,?,?,?)",
                        (table_id, n, channel, who, name, text, at))
             db.execute("DELETE FROM talk WHERE table_id=? AND n<=?", (table_id, n - keep))
-            self._notify(db.conn, table_id)
+            self._notify(db.conn, table_id + " talk")  # other processes read the talk, not the moves
         return TalkLine(n, channel, who, name, text, at)
 
     def talk_lines(self, table_id: str, channel: str | None = None, after: int = -1,

@@ -158,7 +158,7 @@ class TableTalk:
                     c.push({"type": "talk", "channel": channel, "lines": mine})
 
     async def after_catch_up(self, table: LiveTable) -> None:
-        """The cluster's hook: another process changed the table (perhaps its talk)."""
+        """The cluster's hook: another process wrote to the table's talk."""
         try:
             await self.catch_up(table)
         except Exception:
