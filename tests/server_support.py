@@ -30,6 +30,8 @@ PEOPLE: list[dict[str, Any]] = [{"kind": "person", "name": "Ada"}, {"kind": "per
 
 MAX_MESSAGES = 5000
 """No helper reads more messages than this while waiting for one."""
+RATE_WINDOW = 2.0
+"""Seconds of the server's default --message-rate window (40/2seconds)."""
 
 
 def post_table(server: ServerProcess, *, timeout: float = 20, headers: Mapping[str, str] | None = None,
@@ -98,6 +100,32 @@ def play_first_choice(conn: ClientConnection, msg: Message, narration: str | Non
     if narration:
         body["narration"] = narration
     conn.send(json.dumps(body))
+
+
+def play_to_end(conns: Sequence[ClientConnection], timeout: float = 120) -> Message:
+    """Each seat plays its first choice whenever it decides, until a state says the
+    game is over; that state."""
+    deadline = time.monotonic() + timeout
+    acted: set[int] = set()
+    last: dict[int, Message] = {}  # each connection's last state
+    while time.monotonic() < deadline:
+        for i, conn in enumerate(conns):
+            try:
+                msg = json.loads(conn.recv(timeout=0.05))
+            except TimeoutError:
+                continue
+            if msg["type"] == "error" and msg.get("code") == "rate_limited" and i in last:
+                time.sleep(RATE_WINDOW)  # faster than --message-rate allows: the same move once it has passed
+                play_first_choice(conn, last[i])
+            if msg["type"] != "state":
+                continue
+            if msg["over"]:
+                return dict(msg)
+            if msg.get("choices") and msg["state_id"] not in acted:
+                acted.add(msg["state_id"])
+                last[i] = msg
+                play_first_choice(conn, msg)
+    raise AssertionError("the game did not end")
 
 
 def assert_error(resp: httpx.Response, status: int, code: str) -> str:

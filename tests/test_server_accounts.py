@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from gloomtable.server.testing import ServerProcess
-from server_support import assert_error, create_table, next_state, open_ws
+from server_support import assert_error, create_table, next_state, open_ws, play_to_end
 
 pytestmark = pytest.mark.slow
 
@@ -263,6 +263,67 @@ def test_deleting_an_account_keeps_its_games(server: ServerProcess) -> None:
         assert next_state(ws)["seat"] == 0
     # the name is free again
     sign_up(client(server), "hana")
+
+
+def test_a_deleted_accounts_finished_rated_game_stays_readable(server: ServerProcess) -> None:
+    """A rated game played to its end, then one player deletes the account: the game's
+    summary and replay still read, with "a former player" at that seat; the other
+    player keeps the rating, the history and the game on the profile. (Crazy Creatures
+    has no chronicle: the next test reads a Gloom game's.)"""
+    lea, max_ = client(server), client(server)
+    csrf = sign_up(lea, "lea_d")
+    sign_up(max_, "max_d")
+    seats = [{"kind": "person", "name": "Lea"}, {"kind": "person", "name": "Max"}]
+    body = {"game": "creatures", "config": {"players": 2, "rounds": 1}, "seats": seats}
+    r = lea.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    cookies = [{"Cookie": "gloom_session=" + c.cookies["gloom_session"]} for c in (lea, max_)]
+    with open_ws(server, table, table["invites"][0]["token"], additional_headers=cookies[0]) as a, \
+            open_ws(server, table, table["invites"][1]["token"], additional_headers=cookies[1]) as b:
+        play_to_end([a, b])
+    before = httpx.get(server.url + "/api/players/max_d").json()
+    assert before["games"][0]["played"] == 1
+    r = lea.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    assert_error(httpx.get(server.url + "/api/players/lea_d"), 404, "not_found")
+    summary = httpx.get(server.url + f"/api/tables/{table['id']}").json()
+    assert summary["over"] and [s["name"] for s in summary["seats"]] == ["a former player", "Max"]
+    assert httpx.get(server.url + "/api/players/max_d").json()["finished"][0]["chronicle"] is None  # none
+    with open_ws(server, table) as watcher:  # the replay: a spectator's view of the finished game
+        assert next_state(watcher)["over"]
+    after = httpx.get(server.url + "/api/players/max_d").json()
+    assert (after["games"], after["history"]) == (before["games"], before["history"])
+    assert [f["table"] for f in after["finished"]] == [table["id"]]
+    rated = httpx.get(server.url + f"/api/tables/{table['id']}/ratings").json()["seats"]
+    assert set(rated) == {"1"} and rated["1"]["account"] == "max_d"
+
+
+def test_a_deleted_accounts_gloom_chronicle_names_a_former_player(where: str, tmp_path: Path) -> None:
+    """A finished Gloom game against a bot, then the account goes: the profile offered the
+    chronicle, and it still reads, with "a former player" at that seat. (Telling a long
+    game's chronicle may take more than the default 5 s on a busy machine.)"""
+    with ServerProcess(where, log=tmp_path / "server.log", args=["--heavy-timeout", "120"]) as server:
+        _gloom_chronicle_after_deleting(server)
+
+
+def _gloom_chronicle_after_deleting(server: ServerProcess) -> None:
+    c = client(server)
+    csrf = sign_up(c, "nell_d")
+    body = {"game": "gloom", "bot_delay_ms": 0, "config": {"players": 2},
+            "seats": [{"kind": "person", "name": "Nell"}, {"kind": "bot", "level": "random"}]}
+    r = c.post("/api/tables", json=body, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    with open_ws(server, table, table["invites"][0]["token"]) as ws:
+        play_to_end([ws], timeout=300)
+    [finished] = httpx.get(server.url + "/api/players/nell_d").json()["finished"]
+    assert finished["chronicle"] == f"/api/tables/{table['id']}/chronicle.html"
+    assert c.post("/api/account/delete", json={"password": PASSWORD},
+                  headers={"X-CSRF-Token": csrf}).status_code == 200
+    chronicle = httpx.get(server.url + finished["chronicle"], timeout=180)
+    assert chronicle.status_code == 200, chronicle.text
+    assert "a former player" in chronicle.text and "Nell" not in chronicle.text
 
 
 def test_db_copy_carries_accounts_sessions_and_seats(tmp_path: Path) -> None:

@@ -4,26 +4,23 @@ accounts on a real server moves both ratings (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from openskill.models import PlackettLuce
-from websockets.sync.client import ClientConnection
 
 from gloomtable.engine import Result
 from gloomtable.server.ratings import NEW, RatingPlan, ranks
 from gloomtable.server.store_rows import SeatRow, StaleActionError, TableRow
 from gloomtable.server.testing import ServerProcess
-from server_support import open_ws
+from server_support import open_ws, play_to_end
 
 PASSWORD = "correct horse 42"
 
@@ -288,27 +285,6 @@ def _sign_up(c: httpx.Client, name: str) -> str:
     return str(r.json()["csrf"])
 
 
-def _play_to_end(conns: list[ClientConnection], timeout: float = 120) -> dict[str, Any]:
-    """Each seat plays its first choice whenever it decides, until a state says over."""
-    deadline = time.monotonic() + timeout
-    acted: set[int] = set()
-    while time.monotonic() < deadline:
-        for conn in conns:
-            try:
-                msg = json.loads(conn.recv(timeout=0.05))
-            except TimeoutError:
-                continue
-            if msg["type"] != "state":
-                continue
-            if msg["over"]:
-                return dict(msg)
-            if msg.get("choices") and msg["state_id"] not in acted:
-                acted.add(msg["state_id"])
-                conn.send(json.dumps({"type": "act", "action": msg["choices"][0]["action"],
-                                      "state_id": msg["state_id"]}))
-    raise AssertionError("the game did not end")
-
-
 @pytest.mark.slow
 def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Path) -> None:
     with ServerProcess(where, log=tmp_path / "server.log") as srv, \
@@ -325,7 +301,7 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
         cookie_b = {"Cookie": "gloom_session=" + bo.cookies["gloom_session"]}
         with open_ws(srv, table, table["invites"][0]["token"], additional_headers=cookie) as a, \
                 open_ws(srv, table, table["invites"][1]["token"], additional_headers=cookie_b) as b:
-            _play_to_end([a, b])
+            play_to_end([a, b])
         summary = httpx.get(f"{srv.url}/api/tables/{table['id']}").json()
         assert summary["over"]
         # the ratings are stored with the last move, before any page hears the game is over
@@ -351,7 +327,7 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
                      headers={"X-CSRF-Token": csrf})
         bot_table = r.json()
         with open_ws(srv, bot_table, bot_table["invites"][0]["token"], additional_headers=cookie) as a:
-            _play_to_end([a])
+            play_to_end([a])
         assert len(httpx.get(f"{srv.url}/api/players/ada_r").json()["history"]) == 1
         # the lobby's listing shows each account's rating in the table's game beside its name
         shown = {p["name"]: p["games"][0]["rating"] for p in profiles}

@@ -10,6 +10,7 @@ sessions, CSRF, hashing and limits in docs/security.md.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import unicodedata
 from pathlib import Path
@@ -234,6 +235,19 @@ LEADERBOARD = 50
 """Accounts a leaderboard lists at most."""
 
 
+@functools.cache
+def has_chronicle(game: str) -> bool:
+    """Whether the game's finished tables have a chronicle (the Gloom games, told from
+    their deck; Crazy Creatures has none)."""
+    from gloomtable.engine import DeckGame, GloomtableError
+    from gloomtable.games import make_game
+
+    try:
+        return isinstance(make_game(game, {}), DeckGame)
+    except GloomtableError:  # a game no longer registered: no chronicle to offer
+        return False
+
+
 @router.get("/api/players/{name}")
 async def api_profile(name: str, request: Request) -> dict[str, Any]:
     """A profile: per game the rating, games played and won; the rating after each
@@ -249,7 +263,8 @@ async def api_profile(name: str, request: Request) -> dict[str, Any]:
     history = [{"game": g, "table": t, "at": at, "rating": Rating(mu, sigma).shown}
                for g, t, at, mu, sigma in store.rating_history(account.id)]
     finished = [{"table": s.table_id, "game": s.game, "seat": s.seat, "created": s.created,
-                 "chronicle": f"/api/tables/{s.table_id}/chronicle.html", "replay": invite_path(s.table_id)}
+                 "chronicle": f"/api/tables/{s.table_id}/chronicle.html" if has_chronicle(s.game) else None,
+                 "replay": invite_path(s.table_id)}
                 for s in store.account_seats(account.id, MY_GAMES) if s.over]
     return {"name": account.name, "games": games, "history": history, "finished": finished}
 

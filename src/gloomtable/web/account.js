@@ -131,8 +131,8 @@ export class ProfilePage {
     });
     const finished = p.finished.map((f) => h("li", { "data-table": f.table },
       gameTitle(info.games, f.game), " · ", new Date(f.created * 1000).toLocaleDateString(), " ",
-      h("a", { href: f.replay, "data-testid": `replay-${f.table}` }, _("Replay")), " ",
-      h("a", { href: f.chronicle }, _("Chronicle"))));
+      h("a", { href: f.replay, "data-testid": `replay-${f.table}` }, _("Replay")),
+      f.chronicle ? [" ", h("a", { href: f.chronicle, "data-testid": `chronicle-${f.table}` }, _("Chronicle"))] : null));
     replace(this.root, top, h("main", { class: "profile", "data-testid": "profile" },
       h("h2", {}, this.name),
       h("table", { class: "profile-games" },
