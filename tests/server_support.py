@@ -102,12 +102,15 @@ def play_first_choice(conn: ClientConnection, msg: Message, narration: str | Non
     conn.send(json.dumps(body))
 
 
-def play_to_end(conns: Sequence[ClientConnection], timeout: float = 120) -> Message:
-    """Each seat plays its first choice whenever it decides, until a state says the
-    game is over; that state."""
+def play_to_end(conns: Sequence[ClientConnection], timeout: float = 120,
+                answer: Callable[[Message], bool] = lambda m: True,
+                choose: Callable[[Message], int] = lambda m: int(m["choices"][0]["action"])) -> Message:
+    """Each seat plays ``choose(state)`` (its first choice unless told) whenever it
+    decides and ``answer(state)`` holds (a test may leave some questions unanswered),
+    until a state says the game is over; that state."""
     deadline = time.monotonic() + timeout
     acted: set[int] = set()
-    last: dict[int, Message] = {}  # each connection's last state
+    last: dict[int, dict[str, Any]] = {}  # each connection's last move
     while time.monotonic() < deadline:
         for i, conn in enumerate(conns):
             try:
@@ -116,15 +119,15 @@ def play_to_end(conns: Sequence[ClientConnection], timeout: float = 120) -> Mess
                 continue
             if msg["type"] == "error" and msg.get("code") == "rate_limited" and i in last:
                 time.sleep(RATE_WINDOW)  # faster than --message-rate allows: the same move once it has passed
-                play_first_choice(conn, last[i])
+                conn.send(json.dumps(last[i]))
             if msg["type"] != "state":
                 continue
             if msg["over"]:
                 return dict(msg)
-            if msg.get("choices") and msg["state_id"] not in acted:
+            if msg.get("choices") and msg["state_id"] not in acted and answer(msg):
                 acted.add(msg["state_id"])
-                last[i] = msg
-                play_first_choice(conn, msg)
+                last[i] = {"type": "act", "action": choose(msg), "state_id": msg["state_id"]}
+                conn.send(json.dumps(last[i]))
     raise AssertionError("the game did not end")
 
 

@@ -17,7 +17,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from gloomtable.engine import Result
-from gloomtable.server.ratings import NEW, RatingPlan, ranks
+from gloomtable.server.ratings import NEW, RatingPlan, bot_played_for_person, ranks
 from gloomtable.server.store_rows import SeatRow, StaleActionError, TableRow
 from gloomtable.server.testing import ServerProcess
 from server_support import open_ws, play_to_end
@@ -279,6 +279,16 @@ def test_two_processes_racing_to_end_the_same_tables_rate_each_once(where: str) 
         store.close()
 
 
+def test_a_lapsed_answer_is_no_bots_play() -> None:
+    """A person's ``timeout`` that stored the pass (a response window left to lapse, or a
+    turn timer that passes) keeps a game rated; a bot's choice at the timer, or any
+    stand-in's play, does not."""
+    assert not bot_played_for_person("person", 7, 0)
+    assert not bot_played_for_person("timeout", 0, 0)
+    assert bot_played_for_person("timeout", 7, 0)
+    assert bot_played_for_person("stand_in", 0, 0)
+
+
 def _sign_up(c: httpx.Client, name: str) -> str:
     r = c.post("/api/account/signup", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
@@ -349,3 +359,39 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
         assert httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["over"]
         again = [httpx.get(f"{srv.url}/api/players/{n}").json() for n in ("ada_r", "BO_R")]
         assert [(p["games"], p["history"]) for p in again] == [(p["games"], p["history"]) for p in profiles]
+
+
+@pytest.mark.slow
+def test_response_windows_left_to_lapse_keep_a_gloom_game_rated(where: str, tmp_path: Path) -> None:
+    """Gloom between two accounts, with one response pause per card (R-G20): each person
+    plays their own turns (at random) and never answers a window, so every card they could have
+    answered stands as a ``timeout``; the game is still rated for both."""
+    from gloomtable.server.store import open_store
+
+    with ServerProcess(where, log=tmp_path / "server.log") as srv, \
+            httpx.Client(base_url=srv.url, timeout=30) as ada, \
+            httpx.Client(base_url=srv.url, timeout=30) as bo:
+        csrf = _sign_up(ada, "ada_w")
+        _sign_up(bo, "bo_w")
+        r = ada.post("/api/tables", json={"game": "gloom", "config": {"players": 2}, "response_pause_ms": 500,
+                                          "seats": [{"kind": "person", "name": "Ada"},
+                                                    {"kind": "person", "name": "Bo"}]},
+                     headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 201, r.text
+        table = r.json()
+        cookies = [{"Cookie": "gloom_session=" + c.cookies["gloom_session"]} for c in (ada, bo)]
+        with open_ws(srv, table, table["invites"][0]["token"], additional_headers=cookies[0]) as a, \
+                open_ws(srv, table, table["invites"][1]["token"], additional_headers=cookies[1]) as b:
+            rng = random.Random(5)  # cards played at random: some a response could cancel
+            play_to_end([a, b], timeout=600, answer=lambda m: "window" not in m,
+                        choose=lambda m: int(rng.choice(m["choices"])["action"]))
+        played = [httpx.get(f"{srv.url}/api/players/{n}").json()["games"] for n in ("ada_w", "bo_w")]
+        assert [[(g["game"], g["played"]) for g in games] for games in played] == [[("gloom", 1)]] * 2
+    store = open_store(where)
+    try:
+        row = store.load(table["id"])
+        assert row is not None and row.over
+        assert any(actor == "timeout" for _seat, actor in row.actors), "no window lapsed: nothing was shown"
+        assert {actor for _seat, actor in row.actors} <= {"person", "timeout"}
+    finally:
+        store.close()

@@ -3,7 +3,8 @@ Plackett-Luce model after each finished game between rated accounts.
 
 A finished table is rated when it asks to be (``rated``, the default), every seat is
 a person recorded to an account (distinct accounts), no bot or stand-in ever played
-for a person (``stand_in``, ``timeout`` actors) and the deal was not fixed; bot seats
+for a person (``stand_in`` actors, and ``timeout`` ones but a pass:
+:func:`bot_played_for_person`) and the deal was not fixed; bot seats
 make it unrated unless the table says ``rated_bots``: then each bot is a player of
 fixed strength (:data:`BOT_MU` by level, never moved). Placings come from the
 game's result: every winner shares first place (a shared win is a tie), the others
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from gloomtable.engine import Result
+from gloomtable.server.window import pass_action
 
 if TYPE_CHECKING:
     from gloomtable.engine import State
@@ -109,10 +111,20 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(t[0].mu, t[0].sigma) for t in after]
 
 
-def plan(table: FinishingTable, state: State, seat: int, actor: str) -> RatingPlan | None:
-    """The rating of a table whose move by ``seat`` (played by ``actor``) ends it in
-    ``state``, if the table counts (see the module doc) as far as the table itself
-    tells; the store checks the accounts (:class:`RatingPlan`). None: unrated."""
+def bot_played_for_person(actor: str, action: int, passing: int) -> bool:
+    """Whether a person's stored decision was a bot's: a stand-in's, or a bot's choice
+    when the turn timer ran out. A ``timeout`` that stored the pass (``passing``: a
+    response window left to lapse, which lets the card stand, or a timer that passes
+    for them) is the person's own lapse, and keeps the game rated."""
+    if actor in PERSON_ACTORS:
+        return False
+    return not (actor == "timeout" and action == passing)
+
+
+def plan(table: FinishingTable, state: State, seat: int, actor: str, action: int) -> RatingPlan | None:
+    """The rating of a table whose move ``action`` by ``seat`` (played by ``actor``)
+    ends it in ``state``, if the table counts (see the module doc) as far as the table
+    itself tells; the store checks the accounts (:class:`RatingPlan`). None: unrated."""
     options = table.options
     if not options.get("rated", True) or options.get("fixed_deal") or options.get("lesson"):
         return None
@@ -123,7 +135,10 @@ def plan(table: FinishingTable, state: State, seat: int, actor: str) -> RatingPl
     if len(people) < (1 if bots else 2):
         return None
     actors = [*table.row.actors, (seat, actor)]
-    if any(who in people and how not in PERSON_ACTORS for who, how in actors):
+    actions = [*table.row.actions, action]
+    passing = pass_action(state)
+    if any(who in people and bot_played_for_person(how, act, passing)
+           for (who, how), act in zip(actors, actions, strict=True)):
         return None  # a bot played for a person (stand-in or timer) at least once
     fixed = {s.index: Rating(BOT_MU.get(s.row.level, 25.0), BOT_SIGMA)
              for s in table.seats if s.row.kind == "bot"}

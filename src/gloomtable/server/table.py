@@ -524,7 +524,7 @@ class LiveTable:
         events = nxt.apply(action)
         idx = self.state_id
         deadline = self._deadline_for(nxt)
-        rating = rating_plan(self, nxt, seat, actor) if nxt.is_over() else None  # stored with the move
+        rating = rating_plan(self, nxt, seat, actor, action) if nxt.is_over() else None  # stored with it
         try:
             args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline, rating)
             if self.store.remote:  # the commit waits on the network and the database's fsync
