@@ -11,7 +11,7 @@ import pytest
 
 from gloomtable.bench.baselines import ChainBench, gin_rummy_raw, missing_reason
 from gloomtable.bench.stats import ratio
-from gloomtable.bench.suite import Plan, run_bench
+from gloomtable.bench.suite import TARGETS, Plan, run_bench
 
 CHAINED = {"pettingzoo_hanabi": "pettingzoo_vs_hanabi", "openspiel_gin_rummy": "pettingzoo_vs_gin_rummy"}
 
@@ -51,3 +51,14 @@ def test_a_missing_baseline_names_the_package_to_install(monkeypatch: pytest.Mon
     report = run_bench(Plan(runs=1, budget_s=0.01, positions=5, sections=("baselines",)))
     assert report["baselines"]["openspiel_gin_rummy"] == {"available": False, "reason": why}
     assert report["ratios"]["pettingzoo_vs_gin_rummy"] is None
+
+
+def test_the_speed_targets_are_games_of_a_similar_size_not_leduc() -> None:
+    """issue 37 withdrew the 1.0 against Leduc (a six-card toy): the ratio is still
+    reported, with no target; the bar is hanabi_v5 and gin_rummy through the same chain."""
+    assert TARGETS["pettingzoo_vs_hanabi"] == TARGETS["pettingzoo_vs_gin_rummy"] == 1.0
+    assert not {"pettingzoo_vs_leduc", "pettingzoo_vs_leduc_paired"} & set(TARGETS)
+    report = run_bench(Plan(runs=1, budget_s=0.01, positions=5, sections=("baselines",)))
+    assert "pettingzoo_vs_leduc" in report["ratios"] and "pettingzoo_vs_leduc" not in report["targets"]
+    for key in ("pettingzoo_vs_hanabi", "pettingzoo_vs_gin_rummy"):
+        assert report["targets"][key] == {"target": 1.0, "met": None}  # rl not measured: no ratio
