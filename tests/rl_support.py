@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+from types import ModuleType
+
 import pytest
 
 from gloomtable.engine import ConfigError, Rng
@@ -18,6 +22,21 @@ def gloomier_available() -> bool:
 
 needs_gloomier = pytest.mark.skipif(
     not gloomier_available(), reason='make_game("gloomier") is not in this checkout yet')
+
+def needs(module: str, extra: str) -> ModuleType:
+    """Import ``module`` for an optional trainer's test, or skip it, naming the
+    extra to install. Under CI (the ``CI`` variable set) a missing module fails
+    the test instead: .ci/run installs torch and these extras, so CI can never
+    pass by skipping them (as the browser tests, tests/browser/conftest.py)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        why = (f"{module} is not installed ({exc}): pip install torch==2.13.0 "
+               f"\"gloomtable[{extra}]\" (docs/rl.md)")
+    if os.environ.get("CI"):
+        pytest.fail(f"{why}; under CI this test must run", pytrace=False)
+    pytest.skip(why, allow_module_level=True)
+
 
 ENVS = ["creatures_v0", "gloom_v0", pytest.param("gloomier_v0", marks=needs_gloomier)]
 

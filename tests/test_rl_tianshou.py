@@ -3,8 +3,10 @@ with masked random policies (as its tic-tac-toe example) run over whole games
 of ``creatures_v0`` and ``gloom_v0`` into a replay buffer, shared wins
 included (a variable-length info once broke its buffer), and its DQN trains
 briefly against a random opponent. Skipped without Tianshou (the ``tianshou``
-extra, which brings torch; CI does not install it)."""
+extra, which brings torch), except under CI, which installs it (.ci/run) and
+fails here if it is missing."""
 
+# ruff: noqa: E402  (the imports of Tianshou follow the check that it is installed)
 from __future__ import annotations
 
 import importlib
@@ -12,7 +14,9 @@ import importlib
 import numpy as np
 import pytest
 
-pytest.importorskip("tianshou")
+from rl_support import needs
+
+needs("tianshou", "tianshou")  # skip, or fail under CI, before the imports below need it
 import torch
 from tianshou.algorithm import (
     DQN,
