@@ -12,6 +12,7 @@ import { _, ngettext } from "./i18n.js";
 
 export const CARD_W = 120;
 export const CARD_H = 168;
+const CAPTION_ROOM = 58; // px between the point slots and the icon slots
 
 /** Region geometry, indexed like the engine's Region enum. */
 export const REGIONS = {
@@ -71,9 +72,25 @@ export function wrap(text, width, maxLines) {
   return lines;
 }
 
-function textLines(lines, x, y, size, attrs = {}) {
+/** A title in at most `maxLines` lines of about `width` characters, never cut: a word
+ * longer than a line is split, and what is past the last line joins it (textLines
+ * then squeezes a line wider than its room). */
+export function titleLines(text, width, maxLines) {
+  const words = String(text || "").split(/\s+/).filter(Boolean)
+    .flatMap((w) => w.length <= width ? [w] : w.match(new RegExp(`.{1,${width}}`, "g")));
+  const lines = wrap(words.join(" "), width);
+  if (lines.length <= maxLines) return lines;
+  return [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(" ")];
+}
+
+const CHAR_EM = 0.56; // a generous average width of a character, in ems
+
+function textLines(lines, x, y, size, attrs = {}, room = 0) {
+  // a line that may be wider than its `room` (px) is drawn squeezed into it, never past it
+  const squeeze = (line) => room && line.length * size * CHAR_EM > room
+    ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
   return s("text", { x, y, "font-size": size, ...attrs },
-    lines.map((line, i) => s("tspan", { x, dy: i === 0 ? 0 : size * 1.15 }, line)));
+    lines.map((line, i) => s("tspan", { x, dy: i === 0 ? 0 : size * 1.15, ...squeeze(line) }, line)));
 }
 
 function fmtPoints(p) {
@@ -123,9 +140,9 @@ function portrait(face) {
     g.append(s("circle", { cx: mx, cy: y + 34, r: 12, fill: "#4a3b52" }));
     g.append(s("path", { d: `M${mx - 22} ${y + 72} q22 -30 44 0 z`, fill: "#4a3b52" }));
   }
-  const lines = wrap(face.name, 12, 3);
+  const lines = titleLines(face.name, 12, 3);
   g.append(textLines(lines, mx, y + h - 26, 7, { "text-anchor": "middle",
-    fill: death ? "#f0e6ff" : "#2b2530", "font-weight": "bold" }));
+    fill: death ? "#f0e6ff" : "#2b2530", "font-weight": "bold" }, w - 4));
   return g;
 }
 
@@ -134,7 +151,7 @@ function textBox(face) {
   const lines = wrap(face.text || "", 24, 3);
   return s("g", { class: "region text", "data-region": "text" },
     s("rect", { x, y, width: w, height: h, rx: 3, fill: "#f7f0dc", stroke: "#1b1420", "stroke-width": 1 }),
-    textLines(wrap(face.name, 24, 1), x + 3, y + 9, 6.2, { "font-weight": "bold", fill: "#3b2a4a" }),
+    textLines(titleLines(face.name, 24, 1), x + 3, y + 9, 6.2, { "font-weight": "bold", fill: "#3b2a4a" }, w - 6),
     textLines(lines, x + 3, y + 18, 5.6, { fill: "#222" }));
 }
 
@@ -235,8 +252,8 @@ export function cardSVG(face, { title } = {}) {
   if (face.type === "event" || face.type === "story") {
     root.append(s("rect", { x: 1, y: 1, width: CARD_W - 2, height: CARD_H - 2, rx: 7,
       fill: face.type === "event" ? "#e9e0f2" : "#efe4cc", stroke: "#1b1420", "stroke-width": 1.5 }));
-    root.append(textLines(wrap(face.name, 19, 3), CARD_W / 2, 24, 8.5,
-      { "text-anchor": "middle", "font-weight": "bold", fill: "#3b2a4a" }));
+    root.append(textLines(titleLines(face.name, 19, 3), CARD_W / 2, 24, 8.5,
+      { "text-anchor": "middle", "font-weight": "bold", fill: "#3b2a4a" }, CARD_W - 16));
     root.append(s("text", { x: CARD_W / 2, y: 62, "text-anchor": "middle", "font-size": 7, fill: "#6a5a78" },
       typeLabel(face.type)));
     root.append(textLines(wrap(face.text || "", 24, 7), 8, 80, 6.6, { fill: "#222" }));
@@ -249,8 +266,10 @@ export function cardSVG(face, { title } = {}) {
   root.append(glassBackdrop());
   root.append(cardLayer(face, { base: face.type === "character" || face.type === "guest" }));
   if (face.type !== "character" && face.type !== "guest" && !face.prints?.[7]) {
-    root.append(textLines(wrap(face.name, 20, 3), CARD_W / 2, 136 - (face.prints?.[6] ? 24 : 0), 7,
-      { "text-anchor": "middle", "font-style": "italic", fill: "#3b2a4a", class: "caption" }));
+    // between the point slots (left, to x 29; the persistent icon below them) and the
+    // icon slots (right, from x 91), under the lowest of both: never over a badge
+    root.append(textLines(titleLines(face.name, 16, 5), CARD_W / 2, 126, 7,
+      { "text-anchor": "middle", "font-style": "italic", fill: "#3b2a4a", class: "caption" }, CAPTION_ROOM));
   }
   return root;
 }
