@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from gloomtable.engine import ConfigError, GameInfo
+import gloomtable.games.gloom.messages as M
+from gloomtable.engine import ConfigError, Event, GameInfo
 from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
@@ -93,8 +94,8 @@ class GloomFacts:
     # (and a cached_property makes it exist); a slot is read by a fast, specialised one.
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "answerable", "answers", "beginner", "codec", "config",
-                 "deaths", "deck", "edition", "has_turn_draw", "lasting_cards", "name",
-                 "stack_visible", "turn_cap")
+                 "deaths", "deck", "draw_events", "edition", "has_turn_draw", "lasting_cards",
+                 "name", "stack_visible", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -145,6 +146,13 @@ class GloomFacts:
         self.has_turn_draw: bool = any(st.name == "turn_draw" for c in cards for e in c.effects
                                        for st in _steps(e.steps))
         """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
+        self.draw_events: tuple[tuple[Event, ...], ...] = tuple(
+            tuple(Event("draw", M.DRAW, (p, c), p, c, private_to=p, public_msg=M.DRAW_HIDDEN,
+                        public_args=(p,), game=self) for c in range(len(cards)))
+            for p in range(n))
+        """``draw_events[p][c]``: player ``p`` draws card ``c`` (the card only for ``p``'s
+        eyes). Events are immutable, so every state of the game shares these: a draw is
+        the commonest event after a play."""
 
     def config_dict(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json")

@@ -10,7 +10,6 @@ the Guests that joined it). The rules by section live beside this module; the st
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import gloomtable.games.gloom.messages as M
@@ -25,13 +24,6 @@ if TYPE_CHECKING:
 
 
 _MODIFIER = CardType.MODIFIER  # (an enum member read off its class is a slow lookup)
-
-
-@lru_cache(maxsize=4096)
-def _draw_event(p: int, c: int, game: object) -> Event:
-    """Player ``p`` draws card ``c``: the card only for ``p``'s eyes."""
-    return Event("draw", M.DRAW, (p, c), p, c, private_to=p, public_msg=M.DRAW_HIDDEN,
-                 public_args=(p,), game=game)
 
 
 class Board:
@@ -239,19 +231,20 @@ class Board:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
         out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
         drawn = 0
-        hand, events, game = self.hands[p], self.events, self.game
+        hand, events, mine = self.hands[p], self.events, self.game.draw_events[p]
+        pile = self.draw_pile
         for _ in range(n):
-            if not self.draw_pile:
+            if not pile:
                 if not self.discard:
                     break
-                self.draw_pile = self.discard
+                pile = self.draw_pile = self.discard
                 self.discard = []
-                self.rng.shuffle(self.draw_pile)
+                self.rng.shuffle(pile)
                 self.emit("reshuffle", M.RESHUFFLE)
-            c = self.draw_pile.pop()
+            c = pile.pop()
             hand.append(c)
             drawn += 1
-            events.append(_draw_event(p, c, game))
+            events.append(mine[c])
         return drawn
 
     def discard_from_hand(self, p: int, c: int) -> None:
