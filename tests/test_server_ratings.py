@@ -356,6 +356,8 @@ def test_a_game_between_two_accounts_moves_both_ratings(where: str, tmp_path: Pa
         assert entries[listed["gloom"]]["ratings"] == [None, None, None]  # not rated in Gloom yet
     # a restart replays the finished table from its record: nothing is rated again
     with ServerProcess(where, log=tmp_path / "again.log") as srv:
+        after = httpx.get(f"{srv.url}/api/tables/{table['id']}/ratings").json()["seats"]
+        assert after == seats  # read from the store before anything loads the finished table
         assert httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["over"]
         again = [httpx.get(f"{srv.url}/api/players/{n}").json() for n in ("ada_r", "BO_R")]
         assert [(p["games"], p["history"]) for p in again] == [(p["games"], p["history"]) for p in profiles]

@@ -284,15 +284,14 @@ async def api_table_ratings(table_id: str, request: Request) -> dict[str, Any]:
     from gloomtable.server.ratings import Rating
 
     check_table_id(table_id)
-    lobby: Lobby = request.app.state.lobby
-    store = lobby.store
-    table = lobby.tables.get(table_id)
-    game = table.row.game if table is not None else None
+    store = _store(request)
+    here = store.seat_ratings([table_id]).get(table_id, {})  # in the table's game, live or not
     out: dict[str, Any] = {}
-    for seat, account_id in store.seat_accounts(table_id[:64]).items():
+    for seat, account_id in store.seat_accounts(table_id).items():
         name = store.account_name(account_id)
         rated = {g: Rating(mu, sigma).shown for g, mu, sigma, _p, _w in store.ratings_of(account_id)}
-        out[str(seat)] = {"account": name, "rating": rated.get(game or ""), "ratings": rated}
+        out[str(seat)] = {"account": name, "rating": Rating(*here[seat]).shown if seat in here else None,
+                          "ratings": rated}
     return {"table": table_id, "seats": out}
 
 
