@@ -321,9 +321,15 @@ def _played(c: Chronicle, line: Line) -> bool:
     return c.lang == "en" and line.card is not None and line.text.startswith(("Player", "player"))
 
 
+def _told(line: Line) -> bool:
+    """Whether the line's narration is told: never for a card that was cancelled (a
+    bot's line tells what the card did, and a cancelled card did nothing, R-G20)."""
+    return bool(line.narration) and not line.cancelled_by
+
+
 def _continued(line: Line) -> str:
     """The line's text, without its full stop when a cancellation or narration follows."""
-    more = line.cancelled_by or line.narration or line.stand_in
+    more = line.cancelled_by or _told(line) or line.stand_in
     return line.text[:-1] if more and line.text.endswith(".") else line.text
 
 
@@ -337,8 +343,8 @@ def _line_md(c: Chronicle, line: Line) -> str:
         out = md(_continued(line)) + (f" ({md(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
         out += " (" + md(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
-    if line.narration:
-        out += f": *{md(line.narration)}*"
+    if _told(line):
+        out += f": *{md(line.narration or '')}*"
     return out
 
 
@@ -446,8 +452,8 @@ def _line_html(c: Chronicle, line: Line) -> str:
         body = escape(_continued(line)) + (f" ({escape(c.credit(line))})" if line.stand_in else "")
     if line.cancelled_by:
         body += " (" + escape(tr.gettext("cancelled by {who}").format(who=line.cancelled_by)) + ")"
-    if line.narration:
-        body += f': <span class="narration">{escape(line.narration)}</span>'
+    if _told(line):
+        body += f': <span class="narration">{escape(line.narration or "")}</span>'
     return f"<li>{body}</li>"
 
 
