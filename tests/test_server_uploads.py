@@ -222,3 +222,22 @@ def test_uploaded_decks_in_the_store_on_both_backends(where: str, tmp_path: Path
         assert store.get_deck(kept.key) is not None
     finally:
         store.close()
+
+
+def test_a_backup_of_a_sqlite_store_carries_its_uploaded_decks(tmp_path: Path) -> None:
+    from gloomtable.server.backup import backup
+    from gloomtable.server.store import open_store
+
+    store = open_store(tmp_path / "s.db")
+    row = DeckRow("up-" + "d" * 20, "deck", "Backed", json.dumps({"deck": DECK}), "o", 1.0, 1.0)
+    try:
+        store.put_deck(row)
+    finally:
+        store.close()
+    backup(tmp_path / "s.db", tmp_path / "b.db")
+    copy = open_store(tmp_path / "b.db")
+    try:
+        got = copy.get_deck(row.key)
+        assert got is not None and got.name == "Backed"
+    finally:
+        copy.close()
