@@ -78,6 +78,15 @@ def english_words(lang: str) -> set[str]:
     return english - own
 
 
+ZOOM_TEXT = """() => {
+  const el = document.querySelector(".character .char-name, .machine-card");
+  if (!el) return null;
+  (el.closest(".zoomable") || el).dispatchEvent(new MouseEvent("mouseenter"));
+  const z = document.querySelector("[data-testid=zoom]");
+  return z.hidden ? null : z.innerText;
+}"""
+
+
 def english_on(page: Any, lang: str, where: str, vocabulary: set[str]) -> None:
     text = page.evaluate(TEXTS)
     found = sorted(_words(text) & vocabulary)
@@ -98,11 +107,12 @@ def watch(page: Any, base: str, game: str, lang: str, vocabulary: set[str]) -> N
     page.wait_for_function("() => document.querySelectorAll('[data-testid=log] .log-entry').length >= 8",
                            timeout=120_000)
     english_on(page, lang, f"{game} mid-game", vocabulary)
-    stack = page.locator(".character .char-name, .machine-card").first
-    if stack.count():
-        stack.hover()
-        page.wait_for_function("() => !document.querySelector('[data-testid=zoom]').hidden")
-        english_on(page, lang, f"{game} zoom", vocabulary)
+    # Bots at full speed redraw the table (and close an unpinned zoom) many times a
+    # second, so the zoom is opened and read in one task of the page, before any redraw.
+    zoom = page.evaluate(ZOOM_TEXT)
+    assert zoom, f"{lang}, {game}: hovering a stack opened no zoom"
+    found = sorted(_words(zoom) & vocabulary)
+    assert not found, f"{lang}, {game} zoom: English words {found} in {zoom[:300]!r}"
     page.wait_for_selector("[data-testid=end]:not([hidden])", timeout=180_000)
     if game != "creatures":
         page.wait_for_selector("[data-testid=chronicle][data-ready='1']", timeout=120_000)
