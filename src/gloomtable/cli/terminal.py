@@ -121,7 +121,8 @@ def human_turn(state: State, seat: int, news: list[str],
             action = members[target_pick][0]
             break
     narration = None
-    played = state.action_to_string(action).startswith("play")
+    codec = getattr(state, "codec", None)  # a play of a card, by its decoded kind
+    played = codec is not None and codec.decode(action).kind.name in ("PLAY", "PLAY_EVENT")
     entry = registry.find(view.get("game"))
     if entry is not None and entry.tells_stories and kind == DecisionKind.PLAY and played:
         line = ask(_("Tell how it happened (optional, Enter to skip): ")).strip()

@@ -212,8 +212,8 @@ class GloomLocalizer:
         dec = s.codec.decode(action)
         if dec.kind is not Kind.PLAY:
             return None
-        gender = self.texts.gender(dec.target)
-        what = self.tr.gettext(ACTIONS["play"]).format(cardx=self.described(s, dec.card, gender))
+        # the card as the hand prints it: the menu lists it once, whoever it then lands on
+        what = self.tr.gettext(ACTIONS["play"]).format(cardx=self.described(s, dec.card))
         return what, self.described(s, dec.target), s.controller[dec.target]
 
     def decision(self, kind: str) -> str:
