@@ -106,3 +106,18 @@ def test_pymorphy3_proposes_cases_for_a_deck_that_gives_none(tmp_path: Path) -> 
     texts = GloomTexts(load_deck(tmp_path / "mine.toml"), "ru")
     lord = next(c.index for c in texts.deck.cards if c.key == "lord-slogar")
     assert f"{texts.person(lord):ins}" == "Лордом Слогаром"
+
+
+def test_the_page_names_the_target_in_its_case() -> None:
+    """The page's "on {name}" under the card being played put a name straight after «на»;
+    the Russian entry now asks for the accusative, which the card faces carry."""
+    from gloomtable.games.catalogue import catalogue
+    from gloomtable.i18n.web import localize_catalogue, web_catalog
+
+    assert web_catalog("ru")["on {name}"] == "на {name:acc}"
+    assert web_catalog("es")["on {name}"] == "sobre {name:art}"
+    game = make_game("gloom", {"players": 3})
+    faces = {f["index"]: f for f in localize_catalogue(game, catalogue(game), "ru")["cards"]}
+    assert faces[_key(game, "lord-slogar")]["cases"]["acc"] == "Лорда Слогара"
+    es = {f["index"]: f for f in localize_catalogue(game, catalogue(game), "es")["cards"]}
+    assert es[_key(game, "nanny-grimsditch")]["cases"]["art"] == "la niñera Grimsditch"

@@ -230,6 +230,7 @@ class GloomLocalizer:
                 face["name"], face["text"], face["flavour"] = texts.name(i), texts.text(i), texts.flavour(i)
                 if texts.is_person(i):  # the page's words about a Character agree with it
                     face["gender"] = texts.gender(i)
+                    face["cases"] = texts.cases(i)  # and name it in its case ("на {name:acc}")
                 elif texts.forms(i):  # and so do the cards on its stack
                     face["forms"] = texts.forms(i)
         for fam in out.get("families", []):

@@ -296,7 +296,8 @@ export class GloomBoard {
     if (v.in_play && v.in_play.length) {
       const c = v.in_play[v.in_play.length - 1];
       const on = playing && playing.target !== null && playing.target !== undefined
-        ? _("on {name}", { name: this.face(playing.target).name }) : "";
+        ? _("on {name}", { name: this.face(playing.target).name,
+          forms: { name: this.face(playing.target).cases } }) : "";
       parts.push(h("div", { class: "pile in-play landing", "data-testid": "in-play" },
         h("div", { class: "pile-label" }, _("Being played"), " ", on), zoomCard(c, "in-play")));
     }

@@ -12,7 +12,13 @@ let plurals = new Intl.PluralRules("en");
 
 function fill(text, args) {
   if (!args) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
+  // "{name:acc}": the form a translation asks for (args.forms.name.acc, a Character's
+  // cases from its card face), else the plain value (i18n/grammar.py, docs/i18n.md)
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, k, spec) => {
+    if (!(k in args)) return m;
+    const forms = spec && args.forms && args.forms[k];
+    return forms && forms[spec] ? String(forms[spec]) : String(args[k]);
+  });
 }
 
 /** Translate an English text; fill {placeholders} from args. */
