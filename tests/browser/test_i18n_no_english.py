@@ -113,9 +113,9 @@ def watch(page: Any, base: str, game: str, lang: str, vocabulary: set[str]) -> N
     assert zoom, f"{lang}, {game}: hovering a stack opened no zoom"
     found = sorted(_words(zoom) & vocabulary)
     assert not found, f"{lang}, {game} zoom: English words {found} in {zoom[:300]!r}"
-    page.wait_for_selector("[data-testid=end]:not([hidden])", timeout=180_000)
+    page.wait_for_selector("[data-testid=end]:not([hidden])", timeout=400_000)
     if game != "creatures":
-        page.wait_for_selector("[data-testid=chronicle][data-ready='1']", timeout=120_000)
+        page.wait_for_selector("[data-testid=chronicle][data-ready='1']", timeout=300_000)
     english_on(page, lang, f"{game} at the end", vocabulary)
 
 
