@@ -68,8 +68,11 @@ def check(tmp_path: Path, translation: str | None, *extra: str) -> subprocess.Co
     ('[families.harbor]\nname = "Los del puerto"\n',
      "[families.harbor]: field id: the deck has no family 'harbor'"),
     ('[icons.gull]\nname = "gaviota"\n',
-     "harbour.es.toml: [icons]: field icons: no such table in a Gloom translation; its tables are set, "
-     "families, cards"),
+     "harbour.es.toml: [icons.gull]: field id: the deck has no icon of its own 'gull', so this es text "
+     "never shows"),
+    ('[deaths.x]\nname = "x"\n',
+     "harbour.es.toml: [deaths]: field deaths: no such table in a Gloom translation; its tables are set, "
+     "families, cards, icons"),
     ('[set]\nnmae = "El Puerto"\n', "[set]: field nmae: no reader looks at 'nmae'"),
 ])
 def test_each_translation_mistake_gets_its_warning(tmp_path: Path, translation: str, says: str) -> None:

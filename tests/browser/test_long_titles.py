@@ -19,6 +19,8 @@ DECK = f'''
 [set]
 id = "regatta"
 name = "The Regatta"
+icons = ["gull"]
+glyphs = {{ gull = "\u2655" }}
 [[families]]
 id = "regatta"
 name = "The Regatta Club"
@@ -30,7 +32,7 @@ family = "regatta"
 id = "embarrassed"
 name = "{LONG}"
 points = {{ top = -15, middle = -10, bottom = 5 }}
-icons = {{ top = "murder", middle = "romance", bottom = "lucre" }}
+icons = {{ top = "murder", middle = "romance", bottom = "gull" }}
 [[modifiers]]
 id = "told"
 name = "Was Told of It at Length by Everyone on the Quay"
@@ -85,5 +87,9 @@ def test_long_titles_are_whole_and_clear_of_the_badges(browser: Any, tmp_path: P
                 if w[inner] and w[outer]:
                     assert w[outer]["x"] <= w[inner]["x"] + 0.5 and \
                         w[inner]["x"] + w[inner]["width"] <= w[outer]["x"] + w[outer]["width"] + 0.5, w
+        # a deck's own icon is drawn with the glyph it gives (issue 34, item 3)
+        drawn = page.eval_on_selector(".region.icon[data-icon=gull]", "(g) => [g.querySelector('text')"
+                                      ".textContent, g.querySelector('title').textContent]")
+        assert drawn == ["\u2655", "gull"], drawn
         errors.check()
         page.close()

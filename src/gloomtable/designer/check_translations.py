@@ -12,14 +12,16 @@ from typing import Any
 
 from gloomtable.designer.check import Finding
 from gloomtable.games.gloom.cards import Deck
+from gloomtable.games.gloom.deck import KNOWN_ICONS
 
-TABLES = ("set", "families", "cards")
-"""The tables a Gloom translation file may have (a custom icon's name is not
-translated yet: an ``[icons]`` table is warned of, as any other no reader looks at)."""
+TABLES = ("set", "families", "cards", "icons")
+"""The tables a Gloom translation file may have (``[icons.<id>]``: the name of an icon
+the deck adds)."""
 KEYS: dict[str, tuple[str, ...]] = {
     "set": ("name", "description", "flavour"),
     "families": ("name", "flavour", "gender", "cases"),
     "cards": ("name", "text", "flavour", "gender", "cases"),
+    "icons": ("name",),
 }
 """The keys each entry of a table may have (a card's name may also come in a
 grammatical form, ``name_feminine``, ``name_plural``...)."""
@@ -41,6 +43,7 @@ def translation_findings(deck: Deck, lang: str, data: dict[str, Any], source: st
     known = {
         "cards": sorted(c.key for c in deck.cards),
         "families": sorted(f.id for f in deck.families),
+        "icons": sorted(set(deck.icons) - set(KNOWN_ICONS)),
     }
     for table, value in data.items():
         if table not in TABLES:
@@ -54,7 +57,7 @@ def translation_findings(deck: Deck, lang: str, data: dict[str, Any], source: st
         for key, entry in entries.items():
             where = f"[{table}]" if table == "set" else f"[{table}.{key}]"
             if table != "set" and key not in known[table]:
-                what = {"cards": "card", "families": "family"}[table]
+                what = {"cards": "card", "families": "family", "icons": "icon of its own"}[table]
                 warn(f"translation-{what}", where, "id",
                      f"the deck has no {what} {key!r}, so this {lang} text never shows"
                      f"{_near(key, known[table])}")

@@ -35,6 +35,11 @@ def catalogue(game: Game) -> dict[str, Any]:
     return deck_catalogue(game.deck) if isinstance(game, DeckGame) else {}
 
 
+_BUILT_IN_ICONS = frozenset({"beast", "death", "duck", "goblet", "lucre", "romance", "murder",
+                             "investigation", "blank"})
+"""Icons the page draws itself (web/cards.js): a deck's own are sent with its cards."""
+
+
 def deck_catalogue(deck: CardDeck) -> dict[str, Any]:
     """Every card's printed face of ``deck`` by card id, plus its families."""
     out = []
@@ -50,4 +55,8 @@ def deck_catalogue(deck: CardDeck) -> dict[str, Any]:
         out.append(face)
     families = [{"id": getattr(f, "id", ""), "name": getattr(f, "name", ""),
                  "flavour": getattr(f, "flavour", "")} for f in deck.families]
-    return {"cards": out, "families": families}
+    # the icons a deck adds: the character drawn for each (its first letter if none) and its name
+    glyphs = dict(getattr(deck, "glyphs", ()))
+    added = [i for i in getattr(deck, "icons", ()) if i not in _BUILT_IN_ICONS]
+    icons = {i: {"glyph": glyphs.get(i) or i[:1].upper(), "name": i} for i in added}
+    return {"cards": out, "families": families, **({"icons": icons} if icons else {})}

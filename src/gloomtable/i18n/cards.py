@@ -83,7 +83,7 @@ def _read(name: str, where: Any) -> dict[str, Any]:
 
 
 def _shaped(name: str, data: dict[str, Any]) -> dict[str, Any]:
-    for table in ("families", "cards", "colours", "machine", "set"):
+    for table in ("families", "cards", "colours", "machine", "set", "icons"):
         value = data.get(table, {})
         if not isinstance(value, dict) or not all(isinstance(v, dict) for k, v in value.items()
                                                   if table != "set"):
@@ -113,6 +113,8 @@ class GloomTexts:
         self.lang = lang
         self.cards: dict[str, dict[str, Any]] = {}
         self.families: dict[str, dict[str, str]] = {}
+        self.icons: dict[str, dict[str, str]] = {}
+        """The names of the icons a deck adds, in this language (``[icons.<id>] name``)."""
         self.sets: list[dict[str, str]] = []
         self._cases: dict[str, dict[str, str]] = {}
         if lang != "en":
@@ -120,6 +122,7 @@ class GloomTexts:
                 data = read_translation(src, lang)
                 self.cards.update(data.get("cards", {}))
                 self.families.update(data.get("families", {}))
+                self.icons.update(data.get("icons", {}))
                 self.sets.append(data.get("set", {}))
 
     def _card(self, index: int, field: str) -> str:

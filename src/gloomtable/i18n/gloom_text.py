@@ -237,6 +237,8 @@ class GloomLocalizer:
             fam["name"] = texts.family_name(fam.get("id", ""))
             own = texts.families.get(fam.get("id", ""), {}).get("flavour")
             fam["flavour"] = own or fam.get("flavour", "")
+        for icon, entry in out.get("icons", {}).items():  # a deck's own icons ([icons.<id>] name)
+            entry["name"] = texts.icons.get(icon, {}).get("name") or entry.get("name", icon)
         return out
 
     def localize_view(self, view: dict[str, Any]) -> None:

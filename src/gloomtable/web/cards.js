@@ -35,6 +35,16 @@ export const ICONS = {
   investigation: { glyph: "\u2315", color: "#1f4e79", label: () => _("investigation") },
 };
 
+/** The icons a deck adds, from its catalogue's `icons` (glyph and name, in the page's
+ * language): drawn as the deck says, beside the built-in ones. */
+export function useDeckIcons(icons) {
+  for (const [name, def] of Object.entries(icons || {})) {
+    if (ICONS[name] && !ICONS[name].custom) continue; // a built-in icon keeps its own
+    ICONS[name] = { glyph: String(def.glyph || name.slice(0, 1).toUpperCase()).slice(0, 2), color: "#555",
+      label: () => def.name || name, custom: true };
+  }
+}
+
 export function iconLabel(name) {
   if (name === "blank") return _("blank");
   return ICONS[name] ? ICONS[name].label() : name;

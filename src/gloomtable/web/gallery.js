@@ -9,7 +9,7 @@
 
 import { h, replace } from "./dom.js";
 import { _ } from "./i18n.js";
-import { cardSVG, iconLabel, stackSVG, typeLabel } from "./cards.js";
+import { cardSVG, iconLabel, stackSVG, typeLabel, useDeckIcons } from "./cards.js";
 
 export const REGION_LABELS = [
   () => _("points, top"), () => _("points, middle"), () => _("points, bottom"),
@@ -66,6 +66,7 @@ export class Gallery {
 
   setData(data) {
     this.data = data;
+    useDeckIcons(data && data.icons); // a deck's own icons: its glyphs and names
     this.byKey = new Map((data.cards || []).map((c) => [c.key, c]));
     this.stack = [];
     this.upto = null;

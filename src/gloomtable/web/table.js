@@ -13,6 +13,7 @@ import { LogFollower } from "./log_follow.js";
 import { TurnAnnouncer } from "./announce.js";
 import { TalkPanel } from "./talk.js";
 import { RematchOffer } from "./rematch.js";
+import { useDeckIcons } from "./cards.js";
 
 // The board that draws a table, by the rules package the server names for its game
 // (the registry's ``package``: Gloomier is drawn by Gloom's board).
@@ -382,6 +383,7 @@ export class TablePage {
       const r = await fetch(url);
       const data = r.ok ? await r.json() : null;
       if (data && Array.isArray(data.cards)) {
+        useDeckIcons(data.icons); // a deck's own icons: its glyphs and names
         this.catalogue = data;
         this.render();
       }

@@ -270,6 +270,8 @@ class Deck:
     cards: tuple[Card, ...]
     families: tuple[Family, ...]
     icons: tuple[str, ...]
+    glyphs: tuple[tuple[str, str], ...] = ()
+    """(icon, character) for the icons a deck adds that give one (``set.glyphs``)."""
 
     def of_type(self, t: CardType) -> list[Card]:
         return [c for c in self.cards if c.type is t]

@@ -365,9 +365,15 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
     for fam in families:
         if not fam.characters:
             problems.append(f"family {fam.id!r} has no Characters")
+    for icon in spec.set.glyphs:
+        if icon not in spec.set.icons:
+            problems.append(f"set: field glyphs.{icon}: {icon!r} is not an icon this deck adds "
+                            f"(set.icons: {', '.join(spec.set.icons) or 'none'}); a built-in icon "
+                            "keeps its own glyph")
     if problems:
         raise DeckError(source, problems)
-    return Deck(spec.set.id, spec.set.name, source, tuple(cards), families, tuple(icons))
+    return Deck(spec.set.id, spec.set.name, source, tuple(cards), families, tuple(icons),
+                tuple(spec.set.glyphs.items()))
 
 
 def read_set(path_or_set: str | Path) -> tuple[str, str]:
@@ -426,4 +432,5 @@ def combine(decks: list[Deck]) -> Deck:
     icons = tuple(dict.fromkeys(i for d in decks for i in d.icons))
     return Deck("+".join(d.id for d in decks), " + ".join(d.name for d in decks),
                 "+".join(d.source for d in decks), tuple(cards),
-                tuple(f for d in decks for f in d.families), icons)
+                tuple(f for d in decks for f in d.families), icons,
+                tuple(dict(g for d in decks for g in d.glyphs).items()))

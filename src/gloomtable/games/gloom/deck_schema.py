@@ -6,7 +6,7 @@ JSON Schema derived from them, with every effect primitive spelled out.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -124,6 +124,9 @@ class SetSpec(_Strict):
     name: str = Field(min_length=1, max_length=120)
     description: str = ""
     icons: list[str] = Field(default_factory=list, description="Icons this deck adds.")
+    glyphs: dict[str, Annotated[str, Field(min_length=1, max_length=2)]] = Field(
+        default_factory=dict, description="The character the table draws for each icon this deck "
+        "adds (umbrella = \"\u2602\"); without one, an icon is drawn as its first letter.")
     components: ComponentsSpec = ComponentsSpec()
 
 
