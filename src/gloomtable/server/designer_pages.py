@@ -33,6 +33,8 @@ def _page(html: str) -> HTMLResponse:
 def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[int]]:
     from gloomtable.engine import DeckGame
     from gloomtable.engine.record import GameRecord
+    from gloomtable.server.ratings import bot_played_for_person
+    from gloomtable.server.window import pass_action
 
     table = request.app.state.lobby.get(table_id)  # ServerError 404 if unknown
     row = table.row
@@ -41,7 +43,12 @@ def _table_record(request: Request, table_id: str) -> tuple[Any, Any, frozenset[
     if not table.state.is_over():
         raise ServerError("not_over", "the chronicle is told once the game is over", 409)
     names = [seat.row.name for seat in table.seats]
-    stand_ins = frozenset(i for i, (_, actor) in enumerate(row.actors) if actor in ("stand_in", "timeout"))
+    passing = pass_action(table.state)
+    # A lapsed response window stores the pass as a timeout: the person's own lapse,
+    # not a stand-in's play (as the ratings count it).
+    plays = enumerate(zip(row.actors, row.actions, strict=True))
+    stand_ins = frozenset(i for i, ((_, actor), action) in plays
+                          if actor != "bot" and bot_played_for_person(actor, action, passing))
     record = GameRecord(row.game, row.config, row.seed, list(row.actions), dict(row.narration))
     return record, names, stand_ins
 
