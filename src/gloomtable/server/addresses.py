@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import ipaddress
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
 
 IPV6_PREFIX = 64
 """Leading bits of an IPv6 address that make one client (``--ipv6-prefix``)."""
@@ -34,3 +38,9 @@ def client_key(host: str, ipv6_prefix: int = IPV6_PREFIX) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
     return str(ip)
+
+
+def client_ip(request: HTTPConnection, ipv6_prefix: int = IPV6_PREFIX) -> str:
+    """The client every per-IP limit counts this request or websocket for (an IPv6
+    client by its network)."""
+    return client_key(request.client.host, ipv6_prefix) if request.client else "unknown"

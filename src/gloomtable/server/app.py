@@ -27,7 +27,7 @@ from gloomtable.engine.textdata import TextDataError, load_json, set_text_limits
 from gloomtable.engine.tomlshape import TextLimits
 from gloomtable.i18n.web import languages_info, localize_catalogue, request_language, web_catalog
 from gloomtable.server import accounts, metrics, uploads
-from gloomtable.server.addresses import IPV6_PREFIX, client_key
+from gloomtable.server.addresses import client_ip
 from gloomtable.server.cluster import Cluster
 from gloomtable.server.designer_pages import add_designer_routes
 from gloomtable.server.errors import ServerError, error_message
@@ -55,12 +55,6 @@ TOKEN_MAX = 128
 """Characters a seat token may have in a hello (ours have 24)."""
 SYNC_LOG = 100
 """Log entries a ``sync`` answer carries (the newest): a sync is a repair, not a replay."""
-
-
-def client_ip(request: Request | WebSocket, ipv6_prefix: int = IPV6_PREFIX) -> str:
-    """The client every per-IP limit counts this request for (an IPv6 client by its
-    network, :mod:`gloomtable.server.addresses`)."""
-    return client_key(request.client.host, ipv6_prefix) if request.client else "unknown"
 
 
 def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySettings | None = None,

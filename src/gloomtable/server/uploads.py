@@ -265,7 +265,7 @@ def _answer(row: DeckRow) -> dict[str, Any]:
 
 
 def _client(request: Request) -> str:
-    from gloomtable.server.app import client_ip
+    from gloomtable.server.addresses import client_ip
     from gloomtable.server.sessions import current
 
     session = current(request, request.app.state.lobby.store)
