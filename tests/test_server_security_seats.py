@@ -278,7 +278,8 @@ def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> Non
     page = r.json()
     assert len(page["tables"]) == 20 and page["total"] >= 25 and page["limit"] == 20
     assert len(r.content) < 8000, len(r.content)  # before: the whole listing, 1.9 MB at 2,100 tables
-    assert set(page["tables"][0]) == {"id", "game", "seats", "open_seats", "spectators"}
+    assert set(page["tables"][0]) == {"id", "game", "seats", "open_seats", "spectators", "ratings",
+                                            "uploaded"}
     assert httpx.get(public.url + "/api/tables?limit=50", timeout=20).json()["limit"] == 50
     # past the page's bound is refused, not cut (issue 29, row 5)
     assert_error(httpx.get(public.url + "/api/tables?limit=100000", timeout=20), 400, "bad_request")
