@@ -255,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--think", type=float, default=0.5, help="seconds a player takes per decision")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--upstream-options", default=UPSTREAM_OPTIONS,
+                        help=f"nginx's options for each process (default, as shipped: {UPSTREAM_OPTIONS})")
     parser.add_argument("--logs", type=Path, help="keep the servers' and nginx's logs in this folder")
     args = parser.parse_args(argv)
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -269,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         for srv in servers:
             srv.start()
         port = free_port()
-        main_conf = write_nginx_main(folder / "nginx", [f"127.0.0.1:{s.port} {UPSTREAM_OPTIONS}"
+        main_conf = write_nginx_main(folder / "nginx", [f"127.0.0.1:{s.port} {args.upstream_options}"
                                                         for s in servers], port)
         proxy = subprocess.Popen([nginx, "-p", str(folder / "nginx"), "-c", str(main_conf)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
