@@ -341,3 +341,26 @@ def char_view(state: GloomState, char: int, viewer: int | None = None) -> dict[s
 
 def draw_limits(state: GloomState) -> list[int]:
     return list(state.view(None)["draw_limits"])
+
+
+HARBOUR_DECK = '''
+[set]
+id = "harbour"
+name = "The Harbour"
+[[families]]
+id = "harbour"
+name = "The Harbourmasters"
+[[characters]]
+id = "old-salt"
+name = "The Old Salt"
+family = "harbour"
+[[modifiers]]
+id = "fell-off-the-pier"
+name = "Fell off the Pier"
+points = { top = -15 }
+[[modifiers]]
+id = "found-a-message-in-a-bottle"
+name = "Found a Message in a Bottle"
+points = { middle = 10 }
+'''
+"""A small Gloom deck of our own (one family, two Modifiers) for the custom-deck and upload tests."""

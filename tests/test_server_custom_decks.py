@@ -11,30 +11,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gloom_helpers import HARBOUR_DECK
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess, free_port
 
-DECK = '''
-[set]
-id = "harbour"
-name = "The Harbour"
-[[families]]
-id = "harbour"
-name = "The Harbourmasters"
-[[characters]]
-id = "old-salt"
-name = "The Old Salt"
-family = "harbour"
-[[modifiers]]
-id = "fell-off-the-pier"
-name = "Fell off the Pier"
-points = { top = -15 }
-[[modifiers]]
-id = "found-a-message-in-a-bottle"
-name = "Found a Message in a Bottle"
-points = { middle = 10 }
-'''
+DECK = HARBOUR_DECK
 
 
 def serve(db: Path, *args: str) -> subprocess.CompletedProcess[str]:

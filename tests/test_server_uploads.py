@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gloom_helpers import HARBOUR_DECK
 from gloomtable.server.store_decks import DeckRow
 from gloomtable.server.testing import ServerProcess
 from gloomtable.server.uploads import KEY, check_upload, upload_key
@@ -22,26 +23,7 @@ SLOW_MACHINE = ["--heavy-timeout", "120"]
 """The worker starts (and imports the checker) at the lowest priority: on a busy
 2-core machine its first job may take longer than the default 5 s."""
 
-DECK = '''
-[set]
-id = "harbour"
-name = "The Harbour"
-[[families]]
-id = "harbour"
-name = "The Harbourmasters"
-[[characters]]
-id = "old-salt"
-name = "The Old Salt"
-family = "harbour"
-[[modifiers]]
-id = "fell-off-the-pier"
-name = "Fell off the Pier"
-points = { top = -15 }
-[[modifiers]]
-id = "found-a-message-in-a-bottle"
-name = "Found a Message in a Bottle"
-points = { middle = 10 }
-'''
+DECK = HARBOUR_DECK
 
 SPANISH = '''
 [set]

@@ -78,6 +78,15 @@ def shoot(page: Any, name: str, **kwargs: Any) -> bool:
     return True
 
 
+def shot(page: Any, name: str) -> None:
+    """Save a page's picture under $GLOOM_PAGE_SHOTS, only when it is set (to look at
+    a layout while working on it; never in a plain run)."""
+    where = os.environ.get("GLOOM_PAGE_SHOTS")
+    if where:
+        Path(where).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(where) / f"{name}.png"))
+
+
 class PageErrors:
     """JavaScript errors of a page, and anything its Content-Security-Policy blocked:
     a test fails on any."""

@@ -11,18 +11,16 @@ Set GLOOM_PAGE_SHOTS=<dir> to keep the screenshots these tests take."""
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from test_table_ui import serious_violations
 
-from conftest import PageErrors, click_any_choice, page_state, wait_my_turn_or_end
+from conftest import PageErrors, click_any_choice, page_state, shot, wait_my_turn_or_end
 from gloomtable.server.testing import ServerProcess
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -33,13 +31,6 @@ MIN_HAND_PX = {"laptop": 96, "phone": 72}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with ServerProcess(tmp_path_factory.mktemp("page") / "tables.db") as srv:
         yield srv
-
-
-def shot(page: Any, name: str) -> None:
-    where = os.environ.get("GLOOM_PAGE_SHOTS")
-    if where:
-        Path(where).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(where) / f"{name}.png"))
 
 
 def new_table(server: ServerProcess, game: str, players: int, seed: int, *, delay: int = 10,

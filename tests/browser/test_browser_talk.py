@@ -10,7 +10,6 @@ Set GLOOM_PAGE_SHOTS=<dir> to keep the screenshots these tests take."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ import httpx
 import pytest
 from test_table_ui import serious_violations
 
-from conftest import PageErrors
+from conftest import PageErrors, shot
 from gloomtable.server.testing import ServerProcess
 
 MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1"> & <script>window.pwned=2</script>'
@@ -32,13 +31,6 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     the first may take longer than a public server's 5 s, which these tests do not measure."""
     with ServerProcess(tmp_path / "tables.db", args=["--heavy-timeout", "60"]) as srv:
         yield srv
-
-
-def shot(page: Any, name: str) -> None:
-    where = os.environ.get("GLOOM_PAGE_SHOTS")
-    if where:
-        Path(where).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(where) / f"{name}.png"))
 
 
 def two_people(server: ServerProcess, **options: Any) -> dict[str, Any]:
