@@ -234,6 +234,40 @@ def test_R_G4_topmost_printer_decides_each_region():
     assert v2.self_worth == 10
 
 
+def test_R_G4_one_card_at_a_time_shows_what_the_whole_stack_shows():
+    """``Visible.on_top`` works out only the regions the laid card prints; over seeded
+    stacks of the shipped decks it must agree with the cardinal rule on the whole stack
+    in every region, and so must the board's Self-Worth worked out from what showed
+    below the card laid last."""
+    from gloomtable.engine import Rng
+    from gloomtable.games import make_game
+
+    for name, config in (("gloom", {"players": 4}), ("gloomier", {"players": 4})):
+        game = make_game(name, config)
+        cards = game.deck.cards
+        chars = [c for c in cards if c.type is CardType.CHARACTER]
+        laid = [c for c in cards if c.type in (CardType.MODIFIER, CardType.UNTIMELY_DEATH)]
+        rng = Rng(4)
+        for _ in range(200):
+            stack = [chars[rng.below(len(chars))]]
+            v = visible(stack)
+            for _ in range(rng.below(8)):
+                stack.append(laid[rng.below(len(laid))])
+                v = v.on_top(stack[-1])
+                whole = visible(stack)
+                assert (v.shown_by, v.stack, v.points, v.self_worth, v.icon_slots, v.icons) == (
+                    whole.shown_by, whole.stack, whole.points, whole.self_worth,
+                    whole.icon_slots, whole.icons)
+                assert v.lasting_steps == whole.lasting_steps
+        state = game.new_initial_state(5)
+        rng = Rng(5)
+        while not state.is_over():
+            for c in state.stacks:
+                assert state.self_worth(c) == game.stack_visible(tuple(state.stacks[c])).self_worth
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+
+
 def test_R_G5_new_character_has_self_worth_zero():
     s = start(DECK, players=3)
     for fam in s.view(None)["families"]:

@@ -191,12 +191,47 @@ class Visible:
         return None if pos < 0 else self.stack[pos]
 
     def on_top(self, card: Card) -> Visible:
-        """This stack with ``card`` laid on top: the cardinal rule, one card at a time."""
+        """This stack with ``card`` laid on top: the cardinal rule, one card at a time.
+        Where ``card`` prints, it shows; everywhere else what showed still shows, so
+        only its own regions are worked out (what ``__init__`` would find, region by
+        region: a test holds the two equal)."""
         pos = len(self.stack)
         shown = list(self.shown_by)
-        for region in _PRINTED.get(card.prints) or _printed_regions(card.prints):
+        prints = card.prints
+        for region in _PRINTED.get(prints) or _printed_regions(prints):
             shown[region] = pos
-        return Visible(tuple(shown), (*self.stack, card))
+        v: Visible = object.__new__(Visible)
+        v.shown_by = tuple(shown)
+        v.stack = (*self.stack, card)
+        top, mid, bottom = self.points
+        if prints[0] or prints[1] or prints[2]:
+            points = card.points
+            if prints[0]:
+                top = points[0]
+            if prints[1]:
+                mid = points[1]
+            if prints[2]:
+                bottom = points[2]
+            v.points = (top, mid, bottom)
+            v.self_worth = (top or 0) + (mid or 0) + (bottom or 0)
+        else:
+            v.points, v.self_worth = self.points, self.self_worth
+        if prints[3] or prints[4] or prints[5]:
+            it, im, ib = self.icon_slots
+            icons = card.icons
+            if prints[3]:
+                it = icons[0]
+            if prints[4]:
+                im = icons[1]
+            if prints[5]:
+                ib = icons[2]
+            slots = v.icon_slots = (it, im, ib)
+            v.icons = _COUNTED_ICONS.get(slots) or _counted_icons(slots)
+        else:
+            v.icon_slots, v.icons = self.icon_slots, self.icons
+        v._lasting = None
+        v.view_facts = None
+        return v
 
     @property
     def text_card(self) -> Card | None:

@@ -130,6 +130,28 @@ class Board:
         return v
 
     def self_worth(self, char: int) -> int:
+        """R-G5 on ``char``'s stack: :meth:`visible_of`'s Self-Worth. When only the card
+        laid last is new since ``seen`` last looked, it is worked out from what showed
+        below it (the regions that card prints take its points), without building the
+        whole :class:`Visible` until something asks for it."""
+        seen = self.seen
+        stack = self.stacks[char]
+        if seen.stacks is self.stacks and seen.lists.get(char) is stack:
+            v = seen.shown.get(char)
+            if v is not None:
+                return v.self_worth
+            below = seen.below.get(char)
+            if below is not None:
+                top, mid, bottom = below.points
+                card = self.cards[stack[-1]]
+                prints, points = card.prints, card.points
+                if prints[0]:
+                    top = points[0]
+                if prints[1]:
+                    mid = points[1]
+                if prints[2]:
+                    bottom = points[2]
+                return (top or 0) + (mid or 0) + (bottom or 0)
         return self.visible_of(char).self_worth
 
     def is_dead(self, char: int) -> bool:

@@ -75,9 +75,9 @@ def card_problem(s: Board, t: CardType) -> str | None:
     return NOT_A_PLAY
 
 
-def may_die(v: Visible) -> bool:
+def may_die(self_worth: int) -> bool:
     """R-G11: an Untimely Death lands only on a Character showing negative Self-Worth."""
-    return v.self_worth < 0
+    return self_worth < 0
 
 
 def discard_problem(s: Board, whole_hand: bool) -> str | None:
@@ -122,10 +122,10 @@ def play_problem(s: Board, action: int) -> str | None:
     if s.stacks[target][-1] in s.game.deaths:
         return f"{s.name(target)} is dead: nothing may be played on it (R-G23)"
     if t is _DEATH:
-        v = s.visible_of(target)
-        if not may_die(v):
+        worth = s.self_worth(target)
+        if not may_die(worth):
             return (f"an Untimely Death needs a Character with negative Self-Worth; "
-                    f"{s.name(target)} has {v.self_worth} (R-G11)")
+                    f"{s.name(target)} has {worth} (R-G11)")
         return card_problem(s, t)
     if t is _EVENT:
         return "an Event is played without a target"
@@ -235,7 +235,7 @@ def _claims(s: Board, p: int) -> list[int]:
 def _negative_slots(s: Board, seen: Seen) -> list[int]:
     """Target slots of the living where an Untimely Death may land (:func:`may_die`),
     sorted: looks again only at the Characters whose stacks changed since last asked."""
-    slot, visible_of = s.codec.char_slot, s.visible_of
+    slot, self_worth = s.codec.char_slot, s.self_worth
     negative = seen.negative
     look: tuple[int, ...] | list[int]
     if negative is None:
@@ -244,7 +244,7 @@ def _negative_slots(s: Board, seen: Seen) -> list[int]:
     else:
         look = seen.dirty
     for ch in look:
-        if may_die(visible_of(ch)):
+        if may_die(self_worth(ch)):
             negative.add(slot[ch])
         else:
             negative.discard(slot[ch])
