@@ -117,7 +117,10 @@ class Seen:
     def laid(self, c: int, stack: list[int], died: bool, slot: int) -> None:
         """A card was laid on ``stack`` (the stack of ``c``, at target slot ``slot``);
         ``died``: it was an Untimely Death."""
-        self._moved(c)
+        moved = self.moved
+        if len(moved) >= MOVES_KEPT:
+            moved = self.moved = []  # as _moved does (inlined: every play lays a card)
+        moved.append(c)
         v = self.shown.pop(c, None)
         self.below.pop(c, None)
         if v is not None and self.lists.get(c) is stack:

@@ -23,6 +23,7 @@ from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import (
     PLAY,
     RESPOND,
+    RUNNING,
     RUNNING_FOR,
     SETUP_ASIDE,
     SETUP_DRAFT,
@@ -141,7 +142,8 @@ class GloomState(Board):
         else:
             assert d.task is not None
             _resume(self, d.task, action)
-        _run(self)
+        if self.decision.kind is RUNNING:  # else the answer asked the next question (run would return at once)
+            _run(self)
         return self.events
 
     def clone(self) -> GloomState:

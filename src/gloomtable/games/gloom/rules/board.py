@@ -252,10 +252,10 @@ class Board:
     def draw(self, p: int, n: int) -> int:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
         out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
-        drawn = 0
         hand, events, mine = self.hands[p], self.events, self.game.draw_events[p]
         pile = self.draw_pile
-        for _ in range(n):
+        drawn = 0
+        while drawn < n:
             if not pile:
                 if not self.discard:
                     break
@@ -265,8 +265,8 @@ class Board:
                 self.emit("reshuffle", M.RESHUFFLE)
             c = pile.pop()
             hand.append(c)
-            drawn += 1
             events.append(mine[c])
+            drawn += 1
         return drawn
 
     def discard_from_hand(self, p: int, c: int) -> None:
@@ -328,7 +328,10 @@ class Board:
         """``card`` lands on top of ``c``'s stack."""
         stack = self.stacks[c]
         stack.append(card)
-        self._seen().laid(c, stack, card in self.game.deaths, self.codec.char_slot[c])
+        seen = self.seen
+        if seen.stacks is not self.stacks:  # (_seen, inlined: every play lays a card)
+            seen = self._seen()
+        seen.laid(c, stack, card in self.game.deaths, self.codec.char_slot[c])
 
     def lift_top(self, c: int) -> int:
         """The top card of ``c``'s stack leaves it (and is returned)."""
