@@ -142,7 +142,7 @@ class GloomState(Board):
         else:
             assert d.task is not None
             _resume(self, d.task, action)
-        if self.decision.kind is RUNNING:  # else the answer asked the next question (run would return at once)
+        if self.decision.kind is RUNNING:  # else the answer asked the next question: nothing to run
             _run(self)
         return self.events
 

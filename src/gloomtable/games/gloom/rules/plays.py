@@ -18,7 +18,7 @@ from functools import lru_cache
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
-from gloomtable.games.gloom.cards import CardType, Visible
+from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.resolving import finish_play
 from gloomtable.games.gloom.rules.setup import family_options
