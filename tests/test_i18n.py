@@ -130,7 +130,7 @@ def test_lang_es_plays_a_whole_gloom_game_in_spanish() -> None:
     out = proc.stdout
     for spanish in ("Jugador 1, tu decisión", "Autoestima", "Valor familiar", "límite de robo",
                     "Tu mano", "Elige (q para salir)", "Fin de la partida. Valores familiares",
-                    "Ganador(es)", "El jugador 2 juega"):
+                    "Gana el jugador", "El jugador 2 juega"):
         assert spanish in out, spanish
     for english in ENGLISH_LEFTOVERS:
         assert english not in out, f"English left over: {english!r}"
@@ -141,7 +141,7 @@ def test_lang_option_plays_crazy_creatures_in_russian() -> None:
     proc = _play("C.UTF-8", "--game", "creatures", "--players", "2", "--seed", "4", "--lang", "ru")
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
-    for russian in ("Безумные твари", "Игрок 1, ваше решение", "Машины:", "Победител"):
+    for russian in ("Безумные твари", "Игрок 1, ваше решение", "Машины:", "Побеждают игрок"):
         assert russian in out, russian
     for english in (*ENGLISH_LEFTOVERS, "Machine", "Reserve", "pile"):
         assert english not in out, f"English left over: {english!r}"

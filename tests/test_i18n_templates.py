@@ -167,7 +167,8 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
             if m.subject and cards:
                 assert texts.name(cast.card, gender) in out, f"{where}: the card does not agree: {out!r}"
             forms[label] = out
-        if m.gendered:
+        if m.gendered and translator(lang).pgettext("feminine", m.msgid) != translator(lang).gettext(m.msgid):
+            # (a line whose verb is the same for a woman, "умирает", agrees in number only)
             assert forms["a woman"].replace(texts.name(cast.woman), "") != \
                 forms["a man"].replace(texts.name(cast.man), ""), f"{lang}: {m.msgid!r} ignores gender"
     game = SimpleNamespace(deck=cast.deck)

@@ -12,6 +12,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from gloomtable.i18n.cli_language import _
+
 err = Console(stderr=True, soft_wrap=True)
 
 
@@ -114,25 +116,25 @@ def render_text(report: dict[str, Any]) -> str:
 
 
 def bench(
-    quick: Annotated[bool, typer.Option("--quick", help="Fewer, shorter runs (about 20 s).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    server: Annotated[bool, typer.Option("--server", help="Also load a real `gloom serve`.")] = False,
-    tables: Annotated[int, typer.Option(help="--server: concurrent bot tables.", min=1, max=2000)] = 200,
+    quick: Annotated[bool, typer.Option("--quick", help=_("Fewer, shorter runs (about 20 s)."))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
+    server: Annotated[bool, typer.Option("--server", help=_("Also load a real `gloom serve`."))] = False,
+    tables: Annotated[int, typer.Option(help=_("--server: concurrent bot tables."), min=1, max=2000)] = 200,
     server_seconds: Annotated[float, typer.Option(
-        help="--server: how long to keep the tables moving.", min=1.0, max=600.0)] = 10.0,
+        help=_("--server: how long to keep the tables moving."), min=1.0, max=600.0)] = 10.0,
     think_ms: Annotated[int, typer.Option(
-        help="--server: every seat's pause before its move, ms (0: flat out).", min=0, max=10_000)] = 250,
+        help=_("--server: every seat's pause before its move, ms (0: flat out)."), min=0, max=10_000)] = 250,
     wall_clock: Annotated[bool, typer.Option(
-        "--wall-clock", help="Time by the wall clock instead of this process's CPU time.")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of every measured game.")] = 1,
+        "--wall-clock", help=_("Time by the wall clock instead of this process's CPU time."))] = False,
+    seed: Annotated[int, typer.Option(help=_("Seed of every measured game."))] = 1,
     processes: Annotated[int | None, typer.Option(
-        help="--server: also find the most tables kept at p99 < 50 ms by 1 process on SQLite, "
-             "1 on PostgreSQL and this many on PostgreSQL (needs --db).", min=1, max=16)] = None,
+        help=_("--server: also find the most tables kept at p99 < 50 ms by 1 process on SQLite, "
+             "1 on PostgreSQL and this many on PostgreSQL (needs --db)."), min=1, max=16)] = None,
     db: Annotated[str | None, typer.Option(
-        help="--server --processes: the PostgreSQL to measure on (a postgresql:// URL).")] = None,
+        help=_("--server --processes: the PostgreSQL to measure on (a postgresql:// URL)."))] = None,
     only: Annotated[str | None, typer.Option(
-        help="Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
-             "baselines, workers.")] = None,
+        help=_("Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
+             "baselines, workers."))] = None,
 ) -> None:
     """Measure the engines, bots, RL environments (and the server) against RLCard's UNO
     and PettingZoo's Leduc Hold'em in one run; figures are medians of several runs."""

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from gloomtable.cli.common import err, fail, set_language
+from gloomtable.cli.help_frame import translate_help_frame
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import GAMES, make_game, registry, replay_record
@@ -19,6 +20,8 @@ from gloomtable.games.registry import resolve
 from gloomtable.i18n import LANGUAGES
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _, ngettext
+
+translate_help_frame()
 
 LangOpt = Annotated[str | None, typer.Option(
     "--lang", help=_("Language: {langs} (default: from LANG).").format(langs=", ".join(LANGUAGES)))]
@@ -212,13 +215,13 @@ def deck_check(
     paths: Annotated[list[str], typer.Argument(help=_(
         "A deck file or a shipped set name; several separated by commas to check a mix."))],
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Count warnings as errors (exit code 1).")] = False,
+        "--strict", help=_("Count warnings as errors (exit code 1)."))] = False,
     simulate: Annotated[int, typer.Option(
-        "--simulate", min=0, help="Also play N games between medium bots at each table size "
-        "the deck allows; report capped share, length and seat balance.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated games.")] = 1,
+        "--simulate", min=0, help=_("Also play N games between medium bots at each table size "
+        "the deck allows; report capped share, length and seat balance."))] = 0,
+    seed: Annotated[int, typer.Option(help=_("Seed of the simulated games."))] = 1,
     workers: Annotated[int | None, typer.Option(
-        help="Processes for --simulate (default: every core).", min=1)] = None,
+        help=_("Processes for --simulate (default: every core)."), min=1)] = None,
 ) -> None:
     """Validate a deck (or a mix of decks); print counts by type and families, then
     every error and warning found in play terms (docs/decks.md)."""
@@ -296,7 +299,7 @@ def card_kind_plural(kind: str) -> str:
 
 @deck_app.command("schema", help=_("Print the JSON Schema of deck files (for editor autocompletion)."))
 def deck_schema(game: Annotated[str, typer.Option(
-        "--game", "-g", help="gloom (Gloom and Gloomier decks) or creatures (a Crazy Creatures set).")
+        "--game", "-g", help=_("gloom (Gloom and Gloomier decks) or creatures (a Crazy Creatures set)."))
         ] = "gloom") -> None:
     """Print the JSON Schema of deck files (for editor autocompletion)."""
     entry = registry.find(game)

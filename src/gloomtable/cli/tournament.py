@@ -13,18 +13,20 @@ from rich.table import Table
 
 from gloomtable.engine import GloomtableError
 from gloomtable.games import GAMES
+from gloomtable.i18n.cli_language import _
 
 
 def tournament(
-    game: Annotated[str, typer.Option("--game", "-g", help=f"One of: {', '.join(GAMES)}.")] = "gloom",
+    game: Annotated[str, typer.Option(
+        "--game", "-g", help=_("One of: {games}.").format(games=", ".join(GAMES)))] = "gloom",
     bots: Annotated[str, typer.Option(
-        help="Bot levels, separated by commas (random, easy, medium, hard).")] = "random,medium,hard",
-    players: Annotated[int, typer.Option(help="Seats at each table.", min=2)] = 2,
-    games: Annotated[int, typer.Option(help="How many games in all.", min=1)] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
+        help=_("Bot levels, separated by commas (random, easy, medium, hard)."))] = "random,medium,hard",
+    players: Annotated[int, typer.Option(help=_("Seats at each table."), min=2)] = 2,
+    games: Annotated[int, typer.Option(help=_("How many games in all."), min=1)] = 100,
+    seed: Annotated[int, typer.Option(help=_("Seed of the whole run."))] = 1,
     workers: Annotated[int, typer.Option(
-        help="Worker processes; the results are the same for any number.", min=1)] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        help=_("Worker processes; the results are the same for any number."), min=1)] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
 ) -> None:
     """Seat-rotated bot matches: win share with a 95% interval and an Elo rating per bot."""
     from gloomtable.tournament import run_tournament, tables

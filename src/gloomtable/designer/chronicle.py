@@ -24,6 +24,7 @@ from gloomtable.games.gloom.view import CharacterView, gloom_view
 from gloomtable.i18n.catalog import Translator, translator
 from gloomtable.i18n.chronicle_text import DIED, NOTHING, SURVIVED
 from gloomtable.i18n.events import render
+from gloomtable.i18n.grammar import Forms, and_list, seat, spanish_person
 from gloomtable.i18n.markers import N_
 
 """The tale's lines that agree with the Character's grammatical gender (catalogue contexts)."""
@@ -98,11 +99,14 @@ class Chronicle:
     its record (the ``talk_in_record`` table option, off by default)."""
 
     def who(self, p: int | None) -> str:
+        """The seat ``p`` as the chronicle names it, with the forms its language's
+        templates ask for (Spanish "del jugador 3", Russian "игрока 3")."""
         tr = translator(self.lang)
         if p is None:
-            return tr.gettext("someone")
-        return self.seat_names[p] if 0 <= p < len(self.seat_names) else tr.gettext(
-            "Player {p}").format(p=p + 1)
+            return seat(tr.lang, tr.gettext("someone"), None)
+        if 0 <= p < len(self.seat_names):
+            return Forms.of(self.seat_names[p])
+        return seat(tr.lang, tr.gettext("Player {n}").format(n=p + 1), p + 1)
 
     def credit(self, line: Line) -> str:
         """Who made a play: the seat, or the bot that stood in for them."""
@@ -292,12 +296,12 @@ def seat_label(name: str, tr: Translator) -> str:
     """A seat's name in ``tr``'s language when it is one the server gives by default
     ("Player 2", "Bot 3 (medium)"); a name someone chose stays as they wrote it."""
     m = re.fullmatch(r"Player (\d+)", name)
-    if m:
-        return tr.gettext("Player {n}").format(n=m.group(1))
+    if m:  # a seat, declined as one ("del jugador 2"), not a person called "Jugador 2"
+        return seat(tr.lang, tr.gettext("Player {n}").format(n=m.group(1)), int(m.group(1)))
     m = re.fullmatch(r"Bot (\d+) \((random|easy|medium|hard)\)", name)
     if m:
-        return tr.gettext("Bot {n} ({level})").format(n=m.group(1), level=tr.gettext(m.group(2)))
-    return name
+        name = tr.gettext("Bot {n} ({level})").format(n=m.group(1), level=tr.gettext(m.group(2)))
+    return Forms(name, spanish_person(name) if tr.lang == "es" else {}, person=True)
 
 
 def _seat(names: list[str] | None, p: int | None) -> str:
@@ -361,11 +365,16 @@ def _summary(c: Chronicle) -> str:
     tr = translator(c.lang)
     if not c.over:
         return tr.gettext("The game is not over yet.")
-    won = ", ".join(f"{c.who(w)} ({c.family_names[w]})" for w in c.winners)
     cap = " " + tr.gettext("The table's turn cap ended it.") if c.capped else ""
-    return tr.ngettext("After {n} round, the gloomiest family won: {won}.",
-                       "After {n} rounds, the gloomiest family won: {won}.",
-                       c.rounds).format(n=c.rounds, won=won) + cap
+    if len(c.winners) == 1:  # a sentence, not "won: Player 3 (Castle Slogar)"
+        w = c.winners[0]
+        return tr.ngettext("After {n} round, {family}, the family of {who}, was the gloomiest and won.",
+                           "After {n} rounds, {family}, the family of {who}, was the gloomiest and won.",
+                           c.rounds).format(n=c.rounds, family=c.family_names[w], who=c.who(w)) + cap
+    who = and_list(tr, [Forms.of(c.who(w)) for w in c.winners])
+    return tr.ngettext("After {n} round, the families of {who} were equally gloomy and shared the win.",
+                       "After {n} rounds, the families of {who} were equally gloomy and shared the win.",
+                       c.rounds).format(n=c.rounds, who=who) + cap
 
 
 def _title(c: Chronicle) -> str:

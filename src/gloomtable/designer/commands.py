@@ -33,9 +33,9 @@ def _write(path: Path, text: str) -> None:
 
 
 def deck_new(
-    name: Annotated[str, typer.Argument(help="The deck's name; the file is named after it.")],
-    directory: Annotated[Path, typer.Option("--dir", help="Where to write the file.")] = Path("."),
-    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    name: Annotated[str, typer.Argument(help=_("The deck's name; the file is named after it."))],
+    directory: Annotated[Path, typer.Option("--dir", help=_("Where to write the file."))] = Path("."),
+    force: Annotated[bool, typer.Option(help=_("Overwrite an existing file."))] = False,
 ) -> None:
     """Write a small valid starter deck to edit: two families, every kind of card."""
     from gloomtable.designer.starter import write_starter
@@ -51,11 +51,11 @@ def deck_new(
 
 
 def deck_gallery(
-    paths: Annotated[list[str], typer.Argument(help=(
+    paths: Annotated[list[str], typer.Argument(help=_(
         "Deck files or shipped set names, mixed if several (spaces or commas)."))],
     out: Annotated[Path | None, typer.Option(
-        help="Write the page here (default: <deck>-gallery.html).")] = None,
-    open_page: Annotated[bool, typer.Option("--open", help="Open the page in your browser.")] = False,
+        help=_("Write the page here (default: <deck>-gallery.html)."))] = None,
+    open_page: Annotated[bool, typer.Option("--open", help=_("Open the page in your browser."))] = False,
 ) -> None:
     """Write one self-contained page drawing every card, with a stack builder."""
     from gloomtable.designer.gallery import write_gallery
@@ -268,7 +268,9 @@ def check_creature_set(path: str, strict: bool, simulate: int = 0, seed: int = 1
 
 def register(app: typer.Typer, deck_app: typer.Typer) -> None:
     """Add the designer commands to the ``gloom`` app and its ``deck`` group."""
-    deck_app.command("new")(deck_new)
-    deck_app.command("gallery")(deck_gallery)
+    deck_app.command("new", help=_("Write a small valid starter deck to edit: two families, every kind "
+                                    "of card."))(deck_new)
+    deck_app.command("gallery", help=_("Write one self-contained page drawing every card, with a stack "
+                                        "builder."))(deck_gallery)
     app.command("balance", help=_("Simulate a deck on every core; report its balance as HTML charts "
                                    "and JSON."))(balance)

@@ -164,8 +164,7 @@ class CreaturesLocalizer:
                 n=pen, cards=hand or _("(empty)")))
         if v["over"]:
             res = v["result"]
-            winners = tr.gettext(" and ").join(tr.player(w) for w in res["winners"])
             lines.append(tr.ngettext("Winner: {names}", "Winners: {names}", len(res["winners"])).format(
-                names=winners)
+                names=seats_list(tr, res["winners"]))
                          + (_("  (stopped at the turn cap)") if res["capped"] else ""))
         return "\n".join(lines)

@@ -63,6 +63,7 @@ MIDDLE = N_("in the middle")
 
 GUEST_MARK = NG_(" (Guest)")
 """The terminal table's mark after a Guest's name; it agrees with the Guest's gender."""
+NG_("Guest")  # the page's label of a Guest, in its gender (web/gloom_table.js guestWord)
 
 DEAD = NG_("dead")
 """The page's mark on a dead Character; it agrees with the Character's gender."""
@@ -370,7 +371,7 @@ class GloomLocalizer:
         if res is not None:  # the game is over
             lines.append("\n" + _("Game over. Family Values: {scores}").format(scores=", ".join(
                 f"{tr.player(p)}: {s}" for p, s in enumerate(res["scores"]))))
-            lines.append(_("Winner(s): {names}").format(
-                names=", ".join(tr.player(w) for w in res["winners"]))
+            lines.append(tr.ngettext("Winner: {names}", "Winners: {names}", len(res["winners"])).format(
+                names=seats_list(tr, res["winners"]))
                 + (_(" (the turn cap ended the game)") if res["capped"] else ""))
         return "\n".join(lines)

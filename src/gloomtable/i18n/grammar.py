@@ -124,6 +124,18 @@ def seats_list(tr: Any, seats: Any) -> Forms:
     return Forms(plain, forms)
 
 
+def and_list(tr: Any, names: list[Forms]) -> Forms:
+    """Names joined as a reader lists them ("A, B and C"), in every form all of them
+    have ("{who:de}" -> "del jugador 1 y de Ana")."""
+    and_ = tr.gettext(" and ")
+
+    def join(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + and_ + items[-1]
+
+    specs = set.intersection(*(set(n.forms) for n in names)) if names else set()
+    return Forms(join([str(n) for n in names]), {s: join([n.forms[s] for n in names]) for s in specs})
+
+
 _PYMORPHY_CASE = {"gen": "gent", "dat": "datv", "acc": "accs", "ins": "ablt", "pre": "loct"}
 
 

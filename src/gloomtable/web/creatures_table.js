@@ -219,7 +219,9 @@ export class CreaturesBoard {
 
   endSummary(v) {
     const res = v.result || { scores: [], winners: [] };
-    const names = res.winners.map((w) => this.page.seatName(w)).join(", ");
+    const seats = res.winners.map((w) => this.page.seatName(w));
+    // "A, B and C": a list as a reader says it, inside a sentence ("Ganan A y B.")
+    const names = seats.length > 1 ? `${seats.slice(0, -1).join(", ")}${_(" and ")}${seats[seats.length - 1]}` : seats.join("");
     // every player's total, lowest first (the lowest total wins, R-C11)
     const order = Array.from({ length: v.players }, (_x, p) => p).sort((a, b) => v.totals[a] - v.totals[b] || a - b);
     const rows = order.map((p) => h("tr", { class: res.winners.includes(p) ? "winner" : "" },

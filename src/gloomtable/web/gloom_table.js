@@ -14,6 +14,11 @@ function deadWord(faces) {
   return pgettext(faces.length ? faces[0].gender : null, "dead");
 }
 
+/** "Guest" agreeing with the Guest's grammatical gender ("Invitada", "Гостья"). */
+function guestWord(faces) {
+  return pgettext(faces.length ? faces[0].gender : null, "Guest");
+}
+
 /** A stack's faces with each card named in the form that agrees with its Character
  *  (the bottom card; the catalogue's "forms" by gender). */
 function agreeing(faces) {
@@ -201,7 +206,7 @@ export class GloomBoard {
   }
 
   characterLabel(c, faces) {
-    const parts = [c.name, c.guest ? _("Guest") : _("Character"),
+    const parts = [c.name, c.guest ? guestWord(faces) : _("Character"),
       _("Self-Worth {points}", { points: signed(c.self_worth) })];
     if (c.dead) parts.push(deadWord(faces));
     if (c.icons && c.icons.length) parts.push(_("icons: {icons}", { icons: c.icons.map(iconLabel).join(", ") }));
@@ -254,7 +259,7 @@ export class GloomBoard {
       h("div", { class: "stack-wrap", tabindex: target ? -1 : 0, "data-focus": `stack-${c.card}`,
         role: "group", "aria-label": label }, stack),
       h("div", { class: "summary" },
-        h("div", { class: "char-name" }, c.name, c.guest ? ` (${_("Guest")})` : ""),
+        h("div", { class: "char-name" }, c.name, c.guest ? ` (${guestWord(faces)})` : ""),
         h("div", { class: "self-worth", "data-testid": `self-worth-${c.card}` },
           h("span", { class: "sw-label" }, _("Self-Worth")), " ",
           h("span", { class: "sw-value" }, signed(c.self_worth))),
@@ -395,7 +400,9 @@ export class GloomBoard {
     const rows = (v.families || []).map((fam) => h("tr", { class: res.winners.includes(fam.player) ? "winner" : "" },
       h("td", {}, this.page.seatName(fam.player)),
       h("td", { class: "num", "data-testid": `final-value-${fam.player}` }, String(fam.family_value))));
-    const names = res.winners.map((w) => this.page.seatName(w)).join(", ");
+    const seats = res.winners.map((w) => this.page.seatName(w));
+    // "A, B and C": a list as a reader says it, inside a sentence ("Ganan A y B.")
+    const names = seats.length > 1 ? `${seats.slice(0, -1).join(", ")}${_(" and ")}${seats[seats.length - 1]}` : seats.join("");
     return [
       h("h2", {}, _("The game is over")),
       h("table", { class: "final-values", "data-testid": "final-values" },

@@ -91,6 +91,8 @@ def render_text(state: Board, player: int | None) -> str:
     if res is not None:  # the game is over
         lines.append("\nGame over. Family Values: " + ", ".join(
             f"player {p + 1}: {s}" for p, s in enumerate(res["scores"])))
-        lines.append("Winner(s): " + ", ".join(f"player {w + 1}" for w in res["winners"])
+        won = [f"player {w + 1}" for w in res["winners"]]
+        lines.append(("Winner: " if len(won) == 1 else "Winners: ")
+                     + (", ".join(won[:-1]) + " and " + won[-1] if len(won) > 1 else won[0])
                      + (" (the turn cap ended the game)" if res["capped"] else ""))
     return "\n".join(lines)

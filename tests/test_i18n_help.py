@@ -1,0 +1,73 @@
+"""Issue 32: ``gloom --lang es|ru --help`` and every subcommand's ``--help`` show none
+of our English texts, nor typer's frame words around them ("Usage:", "Options",
+"[default: …]", "Show this message and exit.")."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
+COMMANDS = [[], ["play"], ["simulate"], ["replay"], ["rules"], ["balance"], ["bench"], ["learn"],
+            ["tournament"], ["deck"], ["deck", "check"], ["deck", "schema"], ["deck", "new"],
+            ["deck", "gallery"], ["db"], ["db", "copy"], ["db", "backup"], ["db", "restore"]]
+SAME_IN_EVERY_LANGUAGE = {
+    # names: the program, its commands and option values, games, file formats, tools
+    "gloom", "gloomier", "gloomtable", "creatures", "classic", "play", "simulate", "replay", "rules",
+    "balance", "bench", "serve", "learn", "tournament", "deck", "check", "schema", "new", "gallery",
+    "copy", "backup", "restore", "dump", "random", "easy", "medium", "hard", "local", "narrate", "record",
+    "paths", "json", "html", "toml", "sqlite", "postgresql", "url", "cpu", "elo", "ray", "rlcard",
+    "pettingzoo", "ismcts", "playouts", "per", "call", "baselines", "workers", "lang", "python", "main",
+    "cli",
+    # typer's notation for what the usage line takes, and argument names
+    "options", "command", "args", "name", "path",
+    # the same word in Spanish
+    "final", "terminal", "bot", "bots", "editor", "error",
+}
+
+
+def _help(lang: str, cmd: list[str]) -> str:
+    env = {**os.environ, "COLUMNS": "200", "TERMINAL_WIDTH": "200"}
+    proc = subprocess.run([*GLOOM, "--lang", lang, *cmd, "--help"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def _words(text: str) -> set[str]:
+    """Words of a help page, without flags, types (<int>), ranges ([x>=1]), paths and URLs."""
+    text = re.sub(r"<[^>]*>|--?[\w-]+|\S+\.(?:md|db|html|json)\b|\S+://\S+|\[x?[<>=\d.x ]+\]", " ", text)
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
+
+
+@pytest.mark.parametrize("lang", ["es", "ru"])
+@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: " ".join(c) or "gloom")
+def test_help_shows_no_english_words_of_ours(lang: str, cmd: list[str]) -> None:
+    english = _words(_help("en", cmd))
+    shown = _help(lang, cmd)
+    left = sorted((english & _words(shown)) - SAME_IN_EVERY_LANGUAGE)
+    assert not left, f"gloom --lang {lang} {' '.join(cmd)} --help shows English: {left}\n{shown}"
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", ("Uso:", "Opciones", "Muestra esta ayuda y sale.", "[por defecto:", "«Las locas criaturas»")),
+    ("ru", ("Вызов:", "Параметры", "Показать эту справку и выйти.", "[по умолчанию:", "Безумных тварях"))])
+def test_the_frame_and_the_lesson_title_are_translated(lang: str, words: tuple[str, ...]) -> None:
+    """The words typer puts around our texts, and the lesson's game by its translated title
+    (it said "Crazy Creatures" where everything else says its name in the language)."""
+    shown = _help(lang, []) + _help(lang, ["play"])
+    for word in words:
+        assert word in shown, f"{lang}: {word!r} missing"
+    assert "Crazy Creatures" not in shown
+
+
+@pytest.mark.xfail(strict=True, reason="gloom serve's 73 operator flags (server limits) are not "
+                                       "translated yet; the frame and command line are")
+@pytest.mark.parametrize("lang", ["es", "ru"])
+def test_serve_help_shows_no_english_words_of_ours(lang: str) -> None:
+    english = _words(_help("en", ["serve"]))
+    assert not sorted((english & _words(_help(lang, ["serve"]))) - SAME_IN_EVERY_LANGUAGE)
