@@ -291,18 +291,20 @@ def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> Non
 
 
 def moves_seen(server: ServerProcess, tid: str, seconds: float) -> int:
-    """State changes a spectator sees in ``seconds``."""
+    """Steps of the table a spectator sees in ``seconds``: a move, or a response window
+    closing (which stores every seat's answer at once, in turn order, so the state id
+    may jump by several)."""
     with open_ws(server, tid) as sock:
-        start = next_of(sock, "state")["state_id"]
-        last, end = start, time.monotonic() + seconds
+        last = next_of(sock, "state")["state_id"]
+        steps, end = 0, time.monotonic() + seconds
         while time.monotonic() < end:
             try:
                 msg = json.loads(sock.recv(timeout=max(0.01, end - time.monotonic())))
             except TimeoutError:
                 break
-            if msg["type"] == "state":
-                last = msg["state_id"]
-    return int(last - start)
+            if msg["type"] == "state" and msg["state_id"] != last:
+                steps, last = steps + 1, msg["state_id"]
+    return steps
 
 
 @pytest.mark.slow
