@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from gloomtable.i18n.cli_language import _
 from gloomtable.server.limits import from_namespace, typer_parameters
 from gloomtable.server.lobby import LobbySettings
 from gloomtable.server.store import default_db
@@ -18,49 +19,49 @@ _D = LobbySettings()
 
 def serve(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help=_("Port to listen on."))] = 8000,
     db: Annotated[str, typer.Option(
-        help="SQLite file where tables are kept, or postgresql://USER@HOST/DB to share tables "
-             "between several server processes (docs/deploy.md). Default: $GLOOMTABLE_DB, else "
-             "$XDG_DATA_HOME/gloomtable/tables.db, else ~/.local/share/gloomtable/tables.db.",
+        help=_("SQLite file where tables are kept, or postgresql://USER@HOST/DB to share tables "
+               "between several server processes (docs/deploy.md). Default: $GLOOMTABLE_DB, else "
+               "$XDG_DATA_HOME/gloomtable/tables.db, else ~/.local/share/gloomtable/tables.db."),
         show_default=False)] = "",
     allow_fixed_deals: Annotated[bool, typer.Option(
-        help="Accept a table's seed (a deal its creator chose); such tables say so and are never listed.")
+        help=_("Accept a table's seed (a deal its creator chose); such tables say so and are never listed."))
     ] = False,
-    max_open_tables: Annotated[int, typer.Option(min=1, help="Unfinished tables kept at once.")
+    max_open_tables: Annotated[int, typer.Option(min=1, help=_("Unfinished tables kept at once."))
                                ] = _D.max_open_tables,
     idle_table_expiry: Annotated[float, typer.Option(
-        min=0, help="Seconds before an unfinished table nobody took a seat at or watched is deleted.")
+        min=0, help=_("Seconds before an unfinished table nobody took a seat at or watched is deleted."))
     ] = _D.idle_expiry,
     abandoned_table_expiry: Annotated[float, typer.Option(
-        min=0, help="Seconds before an unfinished table with no page open and no move is deleted.")
+        min=0, help=_("Seconds before an unfinished table with no page open and no move is deleted."))
     ] = _D.abandoned_expiry,
     finished_table_keep: Annotated[float, typer.Option(
-        min=0, help="Seconds a finished table stays in memory after its last page leaves.")
+        min=0, help=_("Seconds a finished table stays in memory after its last page leaves."))
     ] = _D.finished_keep,
     finished_table_expiry: Annotated[float, typer.Option(
-        min=0, help="Seconds after its end a finished table is deleted from the store "
-                    "(unless a page of it is open).")
+        min=0, help=_("Seconds after its end a finished table is deleted from the store "
+                      "(unless a page of it is open)."))
     ] = _D.finished_expiry,
-    bot_workers: Annotated[int, typer.Option(min=1, help="Threads for bot searches.")] = _D.bot_workers,
+    bot_workers: Annotated[int, typer.Option(min=1, help=_("Threads for bot searches."))] = _D.bot_workers,
     bot_only_min_delay_ms: Annotated[int, typer.Option(
-        min=0, help="Least pause before each automatic move at a table where no person has a page open.")
+        min=0, help=_("Least pause before each automatic move at a table where no person has a page open."))
     ] = _D.bot_only_min_delay_ms,
     sets: Annotated[str, typer.Option(
-        help="Gloom deck files and Crazy Creatures variant set files, separated by commas; "
-        "tables name them by their set id.")
+        help=_("Gloom deck files and Crazy Creatures variant set files, separated by commas; "
+        "tables name them by their set id."))
     ] = "",
     log_level: Annotated[str, typer.Option(
-        help="Least level of the lines logged: debug, info, warning, error; debug adds tracebacks.")
+        help=_("Least level of the lines logged: debug, info, warning, error; debug adds tracebacks."))
     ] = "info",
-    log_format: Annotated[str, typer.Option(help="text, or json: one JSON object a line.")] = "text",
-    access_log: Annotated[bool, typer.Option(help="One line per HTTP request and websocket.")] = False,
+    log_format: Annotated[str, typer.Option(help=_("text, or json: one JSON object a line."))] = "text",
+    access_log: Annotated[bool, typer.Option(help=_("One line per HTTP request and websocket."))] = False,
     config: Annotated[str, typer.Option(
-        help="A TOML file of settings: keys are these flags' names; the command line and "
-             "GLOOMTABLE_<FLAG> environment variables win over it (docs/deploy.md).")] = "",
+        help=_("A TOML file of settings: keys are these flags' names; the command line and "
+               "GLOOMTABLE_<FLAG> environment variables win over it (docs/deploy.md)."))] = "",
     print_config: Annotated[bool, typer.Option(
-        help="Print the settings as they resolve (passwords in URLs masked) and exit.")] = False,
+        help=_("Print the settings as they resolve (passwords in URLs masked) and exit."))] = False,
     **limits: Any,
 ) -> None:
     """Serve the lobby and live tables in the browser; prints the address to open."""

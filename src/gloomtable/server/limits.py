@@ -31,6 +31,7 @@ from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from gloomtable.i18n.markers import N_
 from gloomtable.server.addresses import IPV6_PREFIX, client_key
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.metrics import parse_allowed, refused
@@ -46,83 +47,91 @@ def _opt(default: Any, help: str) -> Any:
 class ServerLimits:
     """The server's limits; the defaults suit a public server on a small machine."""
 
-    max_body: int = _opt(8192, "bytes a JSON request body may have (refused by Content-Length first)")
-    max_deck_body: int = _opt(512 * 1024, "bytes a deck file sent to POST /api/gallery may have")
-    upload_max_bytes: int = _opt(1 << 20, "bytes one deck upload (POST /api/decks: the deck file and its "
-                                 "translations) may have")
-    uploads_per_client: int = _opt(20, "decks one client (an account, else an IP) may keep uploaded")
-    upload_expiry_days: float = _opt(30.0, "days an uploaded deck is kept after the last table made with "
-                                     "it (a deck a stored table names is kept while the table is)")
-    body_timeout: float = _opt(10.0, "seconds a client may take to send a request body")
-    create_rate: str = _opt("20/minute", "table creations per client IP (new tables, lessons, "
-                            "playing again)")
-    open_tables_per_ip: int = _opt(20, "unfinished tables one client IP may have made and still open "
-                                   "(in each process); --max-open-tables is the site's")
-    join_rate: str = _opt("30/minute", "lobby joins per client IP")
-    listing_rate: str = _opt("120/minute", "pages of the lobby listing (GET /api/tables) per client IP")
-    heavy_rate: str = _opt("30/minute", "requests that read a deck or replay a game (a deck sent to the "
-                           "gallery, a chronicle, a table read back from the store) per client IP")
-    signin_rate: str = _opt("10/minute", "sign-in tries per client IP (right or wrong)")
-    signin_account_rate: str = _opt("10/minute", "sign-in tries per account name, from anywhere (a name "
-                                    "nobody has counts the same)")
-    signup_rate: str = _opt("10/hour", "accounts made per client IP")
-    password_rate: str = _opt("10/minute", "password checks per account when changing the password or "
-                              "deleting the account")
-    session_days: float = _opt(30.0, "days a sign-in lasts (then the session cookie is refused)")
-    password_hashes: int = _opt(2, "password hashes computed at once (64 MiB each); more requests wait")
-    heavy_timeout: float = _opt(5.0, "seconds a request that reads a deck or replays a game may take, "
-                                "queued or running; past it the client gets 503 and the worker is killed")
-    heavy_memory: int = _opt(512, "megabytes of address space the worker that reads decks and replays "
-                             "games may use (RLIMIT_AS); a job that needs more gets 503")
-    text_max_key_parts: int = _opt(8, "parts of one dotted TOML key, its table header's included, in a "
-                                   "deck, translation or lesson read from outside")
-    text_max_keys: int = _opt(200_000, "keys and table headers one TOML text from outside may have")
-    text_max_nesting: int = _opt(32, "arrays and inline tables nested in one TOML text from outside")
-    ws_connect_rate: str = _opt("60/minute", "websocket connections per client IP")
-    ws_token_connect_rate: str = _opt("20/minute", "websocket connections per seat token")
-    sockets_per_token: int = _opt(4, "websockets one seat token may hold open at once")
-    sockets_per_ip: int = _opt(64, "websockets one client IP may hold open at once")
-    socket_count_timeout: float = _opt(1.0, "seconds a new websocket waits for the site-wide count of "
-                                       "open sockets in PostgreSQL; past it, this process counts alone")
-    message_rate: str = _opt("40/2seconds", "websocket messages per seat token (a spectator: per socket)")
-    spectator_message_rate: str = _opt("100/2seconds", "websocket messages of spectators, per client IP")
-    message_ip_rate: str = _opt("200/2seconds", "websocket messages per client IP, all its sockets together")
-    max_strikes: int = _opt(50, "messages refused for rate before the server closes that socket")
-    sync_rate: str = _opt("1/2seconds", "'sync' requests per seat token (a spectator: per socket): "
-                          "the cooldown")
-    spectator_sync_rate: str = _opt("5/2seconds", "'sync' requests of spectators, per client IP")
-    talk_max: int = _opt(300, "characters one line of table talk may have (a longer one is refused)")
-    talk_rate: str = _opt("5/10seconds", "lines of table talk per seat token (a spectator: per socket)")
-    talk_ip_rate: str = _opt("20/10seconds", "lines of table talk per client IP, all its sockets together")
-    talk_keep: int = _opt(500, "lines of table talk a table keeps in the store (the oldest go)")
-    talk_backlog: int = _opt(100, "lines of table talk a page receives when it opens (the newest)")
-    hello_timeout: float = _opt(10.0, "seconds a new websocket has to send its first ('hello') message")
-    queue_bytes: int = _opt(1 << 20, "bytes waiting to be sent to one websocket before it is dropped")
-    send_timeout: float = _opt(10.0, "seconds one websocket send may block (a client that does not read)")
-    max_spectators: int = _opt(256, "pages one table serves at once beyond its seats")
-    limit_concurrency: int = _opt(1000, "connections and tasks uvicorn serves at once (then 503)")
-    header_timeout: float = _opt(10.0, "seconds a connection has to send a request's headers")
-    timeout_keep_alive: int = _opt(5, "seconds an idle keep-alive connection stays open")
-    max_header_bytes: int = _opt(16384, "bytes of request line and headers (h11_max_incomplete_event_size)")
-    ws_max_size: int = _opt(65536, "bytes one websocket frame may have")
-    backlog: int = _opt(2048, "pending TCP connections the listening socket queues")
-    allowed_hosts: str = _opt("", "Host header values served, comma-separated "
-                              "(default: localhost, 127.0.0.1, ::1 and the bound address)")
-    forwarded_allow_ips: str = _opt("", "proxies whose X-Forwarded-For is trusted for the client IP "
-                                    "(default: none; set it when behind a reverse proxy)")
-    ipv6_prefix: int = _opt(IPV6_PREFIX, "leading bits of an IPv6 address counted as one client by "
-                            "every per-IP limit (a home or a server is handed a whole /64)")
-    store_timeout: float = _opt(2.0, "seconds a call to a PostgreSQL --db may take before it fails with "
-                                "503 (then every call fails at once until the database answers again)")
-    rate_storage: str = _opt("memory://", "where the rate counters live: memory:// (this process alone) "
-                             "or async+redis://HOST:PORT/DB (shared by every process given it)")
-    rate_storage_timeout: float = _opt(0.25, "seconds a rate check waits for --rate-storage; past it, "
-                                       "this process counts alone for a few seconds")
-    rate_storage_prefix: str = _opt("gloomtable", "prefix of the counters' keys in --rate-storage "
-                                    "(one per site sharing a Redis)")
-    metrics_allow: str = _opt("", "addresses or networks that may read /metrics, comma-separated "
-                              "(127.0.0.1,::1), asked directly, never through a proxy (default: none, "
-                              "/metrics is off)")
+    max_body: int = _opt(8192, N_("bytes a JSON request body may have (refused by Content-Length first)"))
+    max_deck_body: int = _opt(512 * 1024, N_("bytes a deck file sent to POST /api/gallery may have"))
+    upload_max_bytes: int = _opt(1 << 20, N_("bytes one deck upload (POST /api/decks: the deck file and its "
+                                             "translations) may have"))
+    uploads_per_client: int = _opt(20, N_("decks one client (an account, else an IP) may keep uploaded"))
+    upload_expiry_days: float = _opt(30.0, N_("days an uploaded deck is kept after the last table made with "
+                                              "it (a deck a stored table names is kept while the table is)"))
+    body_timeout: float = _opt(10.0, N_("seconds a client may take to send a request body"))
+    create_rate: str = _opt("20/minute", N_("table creations per client IP (new tables, lessons, "
+                                            "playing again)"))
+    open_tables_per_ip: int = _opt(20, N_("unfinished tables one client IP may have made and still open "
+                                          "(in each process); --max-open-tables is the site's"))
+    join_rate: str = _opt("30/minute", N_("lobby joins per client IP"))
+    listing_rate: str = _opt("120/minute", N_("pages of the lobby listing (GET /api/tables) per client IP"))
+    heavy_rate: str = _opt("30/minute", N_("requests that read a deck or replay a game (a deck sent to the "
+                                           "gallery, a chronicle, a table read back from the store) "
+                                           "per client IP"))
+    signin_rate: str = _opt("10/minute", N_("sign-in tries per client IP (right or wrong)"))
+    signin_account_rate: str = _opt("10/minute", N_("sign-in tries per account name, from anywhere (a name "
+                                                    "nobody has counts the same)"))
+    signup_rate: str = _opt("10/hour", N_("accounts made per client IP"))
+    password_rate: str = _opt("10/minute", N_("password checks per account when changing the password or "
+                                              "deleting the account"))
+    session_days: float = _opt(30.0, N_("days a sign-in lasts (then the session cookie is refused)"))
+    password_hashes: int = _opt(2, N_("password hashes computed at once (64 MiB each); more requests wait"))
+    heavy_timeout: float = _opt(5.0, N_("seconds a request that reads a deck or replays a game may take, "
+                                        "queued or running; past it the client gets 503 and the "
+                                        "worker is killed"))
+    heavy_memory: int = _opt(512, N_("megabytes of address space the worker that reads decks and replays "
+                                     "games may use (RLIMIT_AS); a job that needs more gets 503"))
+    text_max_key_parts: int = _opt(8, N_("parts of one dotted TOML key, its table header's included, in a "
+                                         "deck, translation or lesson read from outside"))
+    text_max_keys: int = _opt(200_000, N_("keys and table headers one TOML text from outside may have"))
+    text_max_nesting: int = _opt(32, N_("arrays and inline tables nested in one TOML text from outside"))
+    ws_connect_rate: str = _opt("60/minute", N_("websocket connections per client IP"))
+    ws_token_connect_rate: str = _opt("20/minute", N_("websocket connections per seat token"))
+    sockets_per_token: int = _opt(4, N_("websockets one seat token may hold open at once"))
+    sockets_per_ip: int = _opt(64, N_("websockets one client IP may hold open at once"))
+    socket_count_timeout: float = _opt(1.0, N_("seconds a new websocket waits for the site-wide count of "
+                                               "open sockets in PostgreSQL; past it, this process "
+                                               "counts alone"))
+    message_rate: str = _opt("40/2seconds", N_("websocket messages per seat token (a spectator: per socket)"))
+    spectator_message_rate: str = _opt("100/2seconds", N_("websocket messages of spectators, per client IP"))
+    message_ip_rate: str = _opt("200/2seconds",
+        N_("websocket messages per client IP, all its sockets together"))
+    max_strikes: int = _opt(50, N_("messages refused for rate before the server closes that socket"))
+    sync_rate: str = _opt("1/2seconds", N_("'sync' requests per seat token (a spectator: per socket): "
+                                           "the cooldown"))
+    spectator_sync_rate: str = _opt("5/2seconds", N_("'sync' requests of spectators, per client IP"))
+    talk_max: int = _opt(300, N_("characters one line of table talk may have (a longer one is refused)"))
+    talk_rate: str = _opt("5/10seconds", N_("lines of table talk per seat token (a spectator: per socket)"))
+    talk_ip_rate: str = _opt("20/10seconds",
+        N_("lines of table talk per client IP, all its sockets together"))
+    talk_keep: int = _opt(500, N_("lines of table talk a table keeps in the store (the oldest go)"))
+    talk_backlog: int = _opt(100, N_("lines of table talk a page receives when it opens (the newest)"))
+    hello_timeout: float = _opt(10.0, N_("seconds a new websocket has to send its first ('hello') message"))
+    queue_bytes: int = _opt(1 << 20, N_("bytes waiting to be sent to one websocket before it is dropped"))
+    send_timeout: float = _opt(10.0, N_("seconds one websocket send may block (a client that does not read)"))
+    max_spectators: int = _opt(256, N_("pages one table serves at once beyond its seats"))
+    limit_concurrency: int = _opt(1000, N_("connections and tasks uvicorn serves at once (then 503)"))
+    header_timeout: float = _opt(10.0, N_("seconds a connection has to send a request's headers"))
+    timeout_keep_alive: int = _opt(5, N_("seconds an idle keep-alive connection stays open"))
+    max_header_bytes: int = _opt(16384,
+        N_("bytes of request line and headers (h11_max_incomplete_event_size)"))
+    ws_max_size: int = _opt(65536, N_("bytes one websocket frame may have"))
+    backlog: int = _opt(2048, N_("pending TCP connections the listening socket queues"))
+    allowed_hosts: str = _opt("", N_("Host header values served, comma-separated "
+                                     "(default: localhost, 127.0.0.1, ::1 and the bound address)"))
+    forwarded_allow_ips: str = _opt("", N_("proxies whose X-Forwarded-For is trusted for the client IP "
+                                           "(default: none; set it when behind a reverse proxy)"))
+    ipv6_prefix: int = _opt(IPV6_PREFIX, N_("leading bits of an IPv6 address counted as one client by "
+                                            "every per-IP limit (a home or a server is handed a whole /64)"))
+    store_timeout: float = _opt(2.0, N_("seconds a call to a PostgreSQL --db may take before it fails with "
+                                        "503 (then every call fails at once until the database "
+                                        "answers again)"))
+    rate_storage: str = _opt("memory://", N_("where the rate counters live: memory:// (this process alone) "
+                                             "or async+redis://HOST:PORT/DB (shared by every "
+                                             "process given it)"))
+    rate_storage_timeout: float = _opt(0.25, N_("seconds a rate check waits for --rate-storage; past it, "
+                                                "this process counts alone for a few seconds"))
+    rate_storage_prefix: str = _opt("gloomtable", N_("prefix of the counters' keys in --rate-storage "
+                                                     "(one per site sharing a Redis)"))
+    metrics_allow: str = _opt("", N_("addresses or networks that may read /metrics, comma-separated "
+                                     "(127.0.0.1,::1), asked directly, never through a proxy (default: none, "
+                                     "/metrics is off)"))
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -190,11 +199,13 @@ def typer_parameters() -> list[inspect.Parameter]:
 
     import typer
 
+    from gloomtable.i18n.cli_language import _
+
     params = []
     for f in dataclasses.fields(ServerLimits):
         kind = type(f.default)
         params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
-                                        annotation=Annotated[kind, typer.Option(help=f.metadata["help"])]))
+                                        annotation=Annotated[kind, typer.Option(help=_(f.metadata["help"]))]))
     return params
 
 
