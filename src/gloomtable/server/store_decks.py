@@ -37,7 +37,8 @@ class DeckStore(Protocol):
         """Store an upload; False (its ``used`` time renewed, nothing else) if its key
         is stored already (the same content, by anyone)."""
 
-    def get_deck(self, key: str) -> DeckRow | None: ...
+    def get_deck(self, key: str) -> DeckRow | None:
+        """The upload stored under ``key``, or None if none is."""
 
     def owner_decks(self, owner: str) -> list[DeckRow]:
         """The uploads of ``owner``, newest first."""
