@@ -14,7 +14,10 @@ import httpx
 import pytest
 
 from cluster_support import Person, check_against_replay, lease_holder, member_id, servers_on, wait_for
+from gloomtable.engine.record import GameRecord
+from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess
+from gloomtable.server.window import is_respond
 from pg_support import fresh_schema
 from server_support import create_table
 
@@ -70,10 +73,24 @@ def test_two_processes_play_one_table_to_the_end(tmp_path: Path) -> None:
                             p.act()
             assert ada.on is a and bo.on is b and ada.reconnects == bo.reconnects == 1
             record, actors = check_against_replay(url, str(t["id"]), people)
-            assert {who for _, who in actors} == {"person", "bot"}
+            # these pages never answer a response window, so each one that lapses is stored as
+            # "timeout" (R-G20: the card stands); every other move is a person's or the bot's
+            assert {"person", "bot"} <= {who for _, who in actors} <= {"person", "bot", "timeout"}
+            assert all(in_window for in_window, who in window_moves(record, actors) if who == "timeout")
             assert len(record.actions) == len(set(range(len(record.actions))))
             assert held_by in (member_id(a), member_id(b))  # one of the two led it
             assert wait_for(lambda: lease_holder(url, str(t["id"])) is None, 5)  # and let go once it ended
+
+
+def window_moves(record: GameRecord, actors: list[tuple[int, str]]) -> list[tuple[bool, str]]:
+    """For each stored move, whether it answered a response window, and who made it
+    (``actors`` holds a (seat, who) pair per stored move)."""
+    state = replay_record(GameRecord(record.game, record.config, record.seed, [], {}))
+    out = []
+    for i, action in enumerate(record.actions):
+        out.append((is_respond(state), actors[i][1]))
+        state.apply(action)
+    return out
 
 
 KILLS = 20
