@@ -110,7 +110,7 @@ def test_a_new_game_is_one_entry() -> None:
     from gloomtable.server.games import seat_range
 
     entry = replace(registry.entry("creatures"), name="critters", title="Critters",
-                    factory=f"{__name__}:_critters")
+                    factory=registry.Hook.of(_critters))
     with pytest.raises(ConfigError, match="critters"):
         make_game("critters", {})
     with registry.registered(entry):
@@ -135,13 +135,25 @@ def test_a_new_game_is_one_entry() -> None:
 
 
 def test_an_unknown_game_names_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="unknown game 'chess'; known games: gloom, gloomier, creatures"):
+    known = ", ".join(registry.names())
+    assert known.startswith("gloom, gloomier, creatures")  # the shipped games first
+    with pytest.raises(ConfigError, match=f"unknown game 'chess'; known games: {known}$"):
         make_game("chess", {})
 
 
 def test_a_name_is_registered_once() -> None:
     with pytest.raises(ValueError, match="gloom"), registry.registered(registry.entry("gloom")):
         pass
+
+
+def test_a_hook_refuses_a_part_that_is_not_what_it_names() -> None:
+    """A hook an upper layer holds is checked against its Protocol when loaded."""
+    from gloomtable.engine.hooks import Determinizer
+
+    hook: registry.Hook[Determinizer] = registry.Hook.named("gloomtable.bots.levels", "make_bot",
+                                                            Determinizer)
+    with pytest.raises(TypeError, match="gloomtable.bots.levels:make_bot is not a Determinizer"):
+        hook.get()
 
 
 @pytest.mark.parametrize("name", registry.names())
@@ -154,8 +166,8 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     from gloomtable.learn.script import Expect
 
     entry = registry.entry(name)
-    for field_name, target in entry.entry_points().items():
-        assert registry.resolve(target) is not None, f"{name}.{field_name}: {target}"
+    for field_name, hook in entry.hooks().items():
+        assert hook.get() is not None, f"{name}.{field_name}: {hook.where}"
     game = entry.make({})
     assert game.name == name and entry.players[0] <= game.num_players <= entry.players[1]
     state = game.new_initial_state(3)
@@ -174,7 +186,10 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     faces = catalogue(game)
     assert localize_catalogue(game, faces, "es").keys() == faces.keys()
     entry.narrate(view, legal[0], Rng(1))  # a line or None, never an error
-    assert entry.aec().possible_agents
-    fits = entry.lesson_match(state, Expect(kind="pass"))
-    assert all(isinstance(fits(a), bool) for a in legal)
+    from gloomtable.rl.aec import raw_env_for
+
+    assert raw_env_for(name).possible_agents
+    if entry.lesson_matcher is not None:
+        fits = entry.lesson_match(state, Expect(kind="pass"))
+        assert all(isinstance(fits(a), bool) for a in legal)
     assert entry.sets() and isinstance(entry.schema().get("properties"), dict)

@@ -4,20 +4,10 @@ an action out. A bot never touches the state, so it cannot cheat."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from gloomtable.engine import Rng, State
-
-
-class Bot(Protocol):
-    name: str
-    uses_view: bool
-    """False lets a driver skip building the view (the random bot needs none)."""
-
-    def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
-        """``view``: the deciding seat's view (``State.view``), empty for a bot that
-        does not read it; a bot of one game reads it as that game's typed view."""
-        ...
+from gloomtable.engine.hooks import Bot as Bot  # re-exported: what a bot is
 
 
 class RandomBot:

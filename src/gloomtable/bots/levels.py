@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from gloomtable.bots.base import ALIASES, LEVELS, Bot, CarelessBot, RandomBot
 from gloomtable.engine import ConfigError, DecisionKind
@@ -95,7 +95,7 @@ def build(level: str, game: str, seed: int) -> Bot | None:
     if level == "random":
         return RandomBot(seed)
     entry = registry.find(game)
-    return None if entry is None else cast(Bot | None, entry.bot(level, seed))
+    return None if entry is None else entry.bot(level, seed)
 
 
 def make_bot(level: str, game: str, seed: int) -> Bot:

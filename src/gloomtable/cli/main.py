@@ -16,7 +16,6 @@ from gloomtable.cli.help_frame import translate_help_frame
 from gloomtable.engine import GloomtableError
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import GAMES, make_game, registry, replay_record
-from gloomtable.games.registry import resolve
 from gloomtable.i18n import LANGUAGES
 from gloomtable.i18n.cli_language import CLI as LANG
 from gloomtable.i18n.cli_language import _, ngettext
@@ -320,8 +319,8 @@ def rules(game: GameOpt = "gloom", lang: LangOpt = None) -> None:
     try:  # rendered, so no raw Markdown marks (``**``, ``#``) reach the terminal
         text = rules_text(game, LANG.lang)
         entry = registry.find(game)
-        if entry is not None and entry.rules_pictures:  # Gloom: drawn stacks, the cardinal rule (R-G4)
-            text += resolve(entry.rules_pictures)(translator(LANG.lang))
+        if entry is not None:  # Gloom: drawn stacks, the cardinal rule (R-G4)
+            text += entry.pictures(translator(LANG.lang))
         Console(highlight=False).print(Markdown(text))
     except GloomtableError as exc:
         fail(str(exc))

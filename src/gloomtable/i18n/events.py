@@ -10,28 +10,14 @@ way from the English catalogue, so there is no English text to parse back.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from gloomtable.engine import Event, Msg
+from gloomtable.engine.hooks import Voice as Voice  # re-exported: what a game's voice is
 from gloomtable.games import registry
-from gloomtable.i18n.catalog import Translator, translator
+from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.grammar import close_appositions
 from gloomtable.i18n.markers import GENDER_CONTEXTS
-
-
-class Voice(Protocol):
-    """How one game says its arguments in one language."""
-
-    tr: Translator
-
-    def value(self, kind: str, value: Any, gender: str | None) -> str:
-        """``value`` of a placeholder of ``kind`` (its name without digits); ``gender``
-        is the line's subject's, which card names agree with."""
-        ...
-
-    def gender(self, value: Any) -> str | None:
-        """The grammatical gender of the subject ``value`` (a card index)."""
-        ...
 
 
 class MessageError(TypeError):

@@ -16,7 +16,6 @@ result's fields, zeros until the game ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -24,7 +23,8 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from gloomtable.engine import ConfigError, Game, State
-from gloomtable.games import make_game
+from gloomtable.engine.hooks import EncoderFactory
+from gloomtable.games import make_game, registry
 from gloomtable.rl.infos import empty_result, result_fields
 
 REWARDS = ("win_share", "shaped")
@@ -38,7 +38,7 @@ SEED_BOUND = 2**63 - 1
 class GloomtableAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """AEC environment over ``make_game(game_name, config)``; see the module doc."""
 
-    def __init__(self, game_name: str, env_name: str, encoder_for: Callable[[Game], Any],
+    def __init__(self, game_name: str, env_name: str, encoder_for: EncoderFactory,
                  render_mode: str | None = None, reward: str = "win_share", **config: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -198,3 +198,15 @@ def wrapped(e: GloomtableAECEnv) -> Any:
     from gloomtable.rl.checked import CheckedEnv
 
     return CheckedEnv(e, illegal_reward=-1)
+
+
+def raw_env_for(game: str, **kw: Any) -> GloomtableAECEnv:
+    """The unwrapped environment of any registered game (``<game>_v0``, observed by its
+    registry entry's encoder): a new game gets one with no code here."""
+    entry = registry.entry(game)
+    return GloomtableAECEnv(entry.name, f"{entry.name}_v0", entry.encoder_for, **kw)
+
+
+def env_for(game: str, **kw: Any) -> Any:
+    """:func:`raw_env_for` as PettingZoo's classic games wrap theirs."""
+    return wrapped(raw_env_for(game, **kw))

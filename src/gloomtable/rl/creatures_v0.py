@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.rl.aec import GloomtableAECEnv, wrapped
-from gloomtable.rl.encode_creatures import CreaturesEncoder
+from gloomtable.rl.aec import GloomtableAECEnv, raw_env_for, wrapped
 
 NAME = "creatures_v0"
 
 
 def raw_env(**kw: Any) -> GloomtableAECEnv:
     """The unwrapped environment (raises on an illegal action)."""
-    return GloomtableAECEnv("creatures", NAME, lambda g: CreaturesEncoder(g.num_players), **kw)
+    return raw_env_for("creatures", **kw)
 
 
 def env(**kw: Any) -> Any:

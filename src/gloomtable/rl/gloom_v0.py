@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.rl.aec import GloomtableAECEnv, wrapped
-from gloomtable.rl.encode_gloom import encoder_for
+from gloomtable.rl.aec import GloomtableAECEnv, raw_env_for, wrapped
 
 NAME = "gloom_v0"
 
 
 def raw_env(**kw: Any) -> GloomtableAECEnv:
     """The unwrapped environment (raises on an illegal action)."""
-    return GloomtableAECEnv("gloom", NAME, encoder_for, **kw)
+    return raw_env_for("gloom", **kw)
 
 
 def env(**kw: Any) -> Any:

@@ -22,10 +22,11 @@ from gloomtable.bots.base import bot_action
 from gloomtable.bots.levels import make_bot
 from gloomtable.engine import ConfigError
 from gloomtable.games import registry
-from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, render_text
+from gloomtable.rl.aec import RENDER_MODES, GloomtableAECEnv, raw_env_for, render_text
 from gloomtable.rl.infos import empty_result, result_fields
 
-GAMES = {"Gloom-v0": "gloom", "Gloomier-v0": "gloomier", "Creatures-v0": "creatures"}
+GAMES = {e.env_id: e.name for e in registry.entries()}
+"""Gymnasium id (under ``gloomtable/``) -> game, one per registered game."""
 ILLEGAL_REWARD = -1.0
 NO_ILLEGAL_ACTION = -1
 """``info["illegal_action"]`` when the learner's last action was legal."""
@@ -34,11 +35,9 @@ MAX_OPPONENT_MOVES = 1_000_000
 
 
 def _aec_for(game: str, **kw: Any) -> GloomtableAECEnv:
-    entry = registry.find(game)
-    if entry is None:
+    if registry.find(game) is None:
         raise ConfigError(f"unknown game {game!r}; known: {', '.join(GAMES.values())}")
-    env: GloomtableAECEnv = entry.aec(**kw)
-    return env
+    return raw_env_for(game, **kw)
 
 
 class SeatEnv(gymnasium.Env):

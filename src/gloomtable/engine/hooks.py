@@ -1,0 +1,175 @@
+"""What a game gives the layers above it, as Protocols (issue 33).
+
+The registry (``games/registry.py``) holds one entry per game, and every part an upper
+layer asks of a game is typed by one of these: bots (``bots``), search's sampled states
+(:class:`Determinizer`), narration (:data:`Narrator`), the RL observation
+(:class:`Encoder`), the page's choices (:data:`Presenter`), the translated texts
+(:class:`Texts`, :class:`Voice`) and lessons (:data:`LessonMatcher`). The upper layers
+are written against these and nothing else, so a new game gives its own parts (from
+its own package, as ``games/kuhn`` does) and no upper layer changes.
+
+Views stay what the engine protocol says, ``Mapping[str, Any]``; a part that knows its
+game narrows the view to that game's ``TypedDict`` once, behind a check of its shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from gloomtable.engine.protocol import Game, State
+from gloomtable.engine.rng import Rng
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+View = Mapping[str, Any]
+"""A seat's (or the spectator's) view, as :meth:`State.view` answers it."""
+Sampler = Callable[[int], State]
+"""seed -> a fresh state consistent with the view the sampler was made from."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player that sees only its view and the legal actions (``bots/base.py``)."""
+
+    name: str
+    uses_view: bool
+    """False lets a driver skip building the view (the random bot needs none)."""
+
+    def choose(self, view: View, legal: list[int]) -> int:
+        """``view``: the deciding seat's view (``State.view``), empty for a bot that
+        does not read it; a bot of one game reads it as that game's typed view."""
+        ...
+
+
+BotFactory = Callable[[str, int], Bot | None]
+"""(level, seed) -> the game's bot of that level, or None for a level it lacks."""
+
+
+@runtime_checkable
+class Determinizer(Protocol):
+    """Builds full states consistent with one seat's view, for search."""
+
+    def config(self, view: View) -> dict[str, Any]:
+        """The config of the game ``view`` is from, as far as the view shows it."""
+        ...
+
+    def sampler(self, view: View) -> Sampler | None:
+        """A sampler for ``view`` at its seat's own decision, or None (cannot be)."""
+        ...
+
+
+Narrator = Callable[[View, int, Rng], "str | None"]
+"""(view, action, rng) -> a told line about the play, or None."""
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """A game's RL observation of a view: a float32 vector of :attr:`size` slots."""
+
+    size: int
+    score_scale: float
+    """The shaped reward divides score changes by this."""
+
+    @property
+    def private_slots(self) -> npt.NDArray[np.intp]:
+        """The slots only the observer's own hand decides (OpenSpiel's private part)."""
+        ...
+
+    def encode(self, view: View) -> npt.NDArray[np.float32]:
+        """The observation of ``view`` (narrowed to the game's own view type)."""
+        ...
+
+    def score(self, view: View, seat: int) -> float:
+        """The seat's running score, for the shaped reward."""
+        ...
+
+
+EncoderFactory = Callable[[Game], Encoder]
+"""(game) -> the encoder of its tables."""
+Presenter = Callable[[State, int], dict[str, Any]]
+"""(state, action) -> what the page draws of a choice (kind, card, target, index)."""
+
+
+@runtime_checkable
+class Translating(Protocol):
+    """gettext for one language (``i18n.catalog.Translator`` is one)."""
+
+    @property
+    def lang(self) -> str: ...
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def pgettext(self, context: str, message: str) -> str: ...
+
+    def gendered(self, gender: str | None, message: str) -> str: ...
+
+    def ngendered(self, gender: str | None, singular: str, plural: str, n: int) -> str: ...
+
+
+@runtime_checkable
+class Texts(Protocol):
+    """A game's actions, decisions and table in one language (``i18n/client.py``)."""
+
+    def action(self, state: State, action: int) -> str: ...
+
+    def decision(self, kind: str) -> str: ...
+
+    def render(self, view: View, player: int | None) -> str: ...
+
+    def localize_catalogue(self, catalogue: dict[str, Any]) -> dict[str, Any]: ...
+
+    def localize_view(self, view: dict[str, Any]) -> None: ...
+
+
+TextsFactory = Callable[[Game, Translating], Texts]
+"""(game, translator) -> the game's texts in the translator's language."""
+
+
+@runtime_checkable
+class Voice(Protocol):
+    """How one game's event messages say their arguments in one language."""
+
+    @property
+    def tr(self) -> Translating: ...
+
+    def value(self, kind: str, value: Any, gender: str | None) -> str: ...
+
+    def gender(self, value: Any) -> str | None: ...
+
+
+VoiceFactory = Callable[["Game | None", Translating], Voice]
+"""(game or None, translator) -> the game's voice in that language."""
+
+
+class LessonExpect(Protocol):
+    """What a lesson step asks the learner to do (``learn/script.py``'s ``Expect``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def card(self) -> str | None: ...
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def points(self) -> str: ...
+
+    @property
+    def covers(self) -> bool: ...
+
+    @property
+    def effect(self) -> bool: ...
+
+    @property
+    def negative_target(self) -> bool: ...
+
+
+LessonMatcher = Callable[[State, LessonExpect], Callable[[int], bool]]
+"""(state, expect) -> a test of the learner's actions against the step."""
