@@ -1,7 +1,8 @@
 """gloomtable games as OpenSpiel Python games (optional: needs ``open_spiel``).
 
-Importing this module registers ``gloomtable_gloom``, ``gloomtable_gloomier``
-and ``gloomtable_creatures`` with ``pyspiel.register_game``; then
+Importing this module registers ``gloomtable_<name>`` for every registered game
+(``gloomtable_gloom``, ``gloomtable_gloomier``, ``gloomtable_creatures``...) with
+``pyspiel.register_game``; then
 ``pyspiel.load_game("gloomtable_creatures(players=2)")`` works and OpenSpiel's
 algorithms (MCTS, ISMCTS, evaluate_bots, random_sim_test ...) run on our games.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -82,7 +83,9 @@ def _config(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     deal_digits(deals)  # a clear error now
     if "rounds" in p and not p["rounds"]:
         p.pop("rounds")  # 0: the rules' number of rounds
-    if registry.entry(name).mixes_sets:
+    if "sets" not in p:
+        pass  # a game that plays no card sets
+    elif registry.entry(name).mixes_sets:
         p["sets"] = [s for s in str(p["sets"]).split("+") if s]
     else:  # one set: the shipped one or a variant set file (docs/decks.md)
         p["sets"] = [str(p["sets"])]
@@ -122,7 +125,8 @@ def _encoder_for(game: Game) -> Any:
 
 
 class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
-    """A gloomtable game as an OpenSpiel game; the subclasses name which one."""
+    """A gloomtable game as an OpenSpiel game; a subclass per registered game names
+    which one (:func:`_register_all`)."""
 
     game_name = ""
 
@@ -153,18 +157,6 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hi
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         return Observer(self, iig_obs_type)
-
-
-class CreaturesSpielGame(SpielGame):
-    game_name = "creatures"
-
-
-class GloomSpielGame(SpielGame):
-    game_name = "gloom"
-
-
-class GloomierSpielGame(SpielGame):
-    game_name = "gloomier"
 
 
 # --- observations from views ---------------------------------------------------
@@ -501,7 +493,29 @@ class Observer:
             else state.observation_of(self.kind, player)
 
 
-_GAME_TYPES = {cls.game_name: _game_type(cls.game_name)
-               for cls in (CreaturesSpielGame, GloomSpielGame, GloomierSpielGame)}
-for _cls in (CreaturesSpielGame, GloomSpielGame, GloomierSpielGame):
-    pyspiel.register_game(_GAME_TYPES[_cls.game_name], _cls)
+def spiel_class(name: str) -> type[SpielGame]:
+    """The OpenSpiel game class of the registered game ``name`` (``GloomSpielGame``...),
+    made here for every game: a module attribute, so its games pickle by name."""
+    return cast(type[SpielGame], globals()[_class_name(name)])
+
+
+def _class_name(name: str) -> str:
+    return f"{name.capitalize()}SpielGame"
+
+
+def _register_all() -> None:
+    """One :class:`SpielGame` subclass per registered game, registered as
+    ``gloomtable_<name>`` (its facts from :func:`_game_type`)."""
+    for entry in registry.entries():
+        if _class_name(entry.name) in globals():
+            continue
+        cls = type(_class_name(entry.name), (SpielGame,), {
+            "game_name": entry.name, "__module__": __name__,
+            "__doc__": f"{entry.title} as an OpenSpiel game."})
+        globals()[cls.__name__] = cls
+        _GAME_TYPES[entry.name] = _game_type(entry.name)
+        pyspiel.register_game(_GAME_TYPES[entry.name], cls)
+
+
+_GAME_TYPES: dict[str, Any] = {}
+_register_all()
