@@ -117,9 +117,13 @@ def test_no_subpackage_has_an_import_cycle_inside(sub: str) -> None:
     assert cycle is None, " -> ".join(cycle or [])
 
 
+GAME_PACKAGES = tuple(f"games.{p.name}" for p in sorted((PKG / "games").iterdir())
+                      if (p / "__init__.py").is_file())
+"""Every game's package (``games.gloom``, ``games.creatures``, a new game's): layer 1."""
+
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),
-    ("games", "games.gloom", "games.creatures"),
+    ("games", *GAME_PACKAGES),
     ("bots",),
     ("rl", "learn", "designer", "i18n", "simulate", "tournament"),
     ("server",),

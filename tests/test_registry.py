@@ -152,7 +152,7 @@ def test_a_hook_refuses_a_part_that_is_not_what_it_names() -> None:
 
     hook: registry.Hook[Determinizer] = registry.Hook.named("gloomtable.bots.levels", "make_bot",
                                                             Determinizer)
-    with pytest.raises(TypeError, match="gloomtable.bots.levels:make_bot is not a Determinizer"):
+    with pytest.raises(TypeError, match=r"gloomtable\.bots\.levels:make_bot is not a Determinizer"):
         hook.get()
 
 

@@ -15,7 +15,6 @@ from typing import Any
 from gloomtable.engine import State
 from gloomtable.games import registry
 from gloomtable.games.catalogue import catalogue as catalogue  # re-exported: the page's card faces
-from gloomtable.games.creatures import actions as ca
 
 
 def choices(game_name: str, state: State, legal: list[int]) -> list[dict[str, Any]]:
@@ -30,30 +29,3 @@ def choices(game_name: str, state: State, legal: list[int]) -> list[dict[str, An
             item.update(entry.present(state, a))
         out.append(item)
     return out
-
-
-def codec_choice(state: State, action: int) -> dict[str, Any]:
-    """Gloom's choice as its action codec decodes it: kind, card, target, index."""
-    codec = getattr(getattr(state, "game", None), "codec", None)
-    if codec is None or not hasattr(codec, "decode"):
-        return {}
-    dec = codec.decode(action)
-    item: dict[str, Any] = {"kind": dec.kind.name.lower()}
-    if dec.card >= 0:
-        item["card"] = dec.card
-    if dec.target >= 0:
-        item["target"] = dec.target
-    if dec.index >= 0:
-        item["index"] = dec.index
-    return item
-
-
-def creatures_choice(state: State, action: int) -> dict[str, Any]:
-    """A Crazy Creatures choice by its place in the action layout (``actions.py``)."""
-    if ca.PLAY_BASE <= action < ca.FLIP_BASE:
-        return {"kind": "play", "card": action - ca.PLAY_BASE}
-    if ca.FLIP_BASE <= action < ca.DRAW_BASE:
-        return {"kind": "flip", "index": action - ca.FLIP_BASE}
-    if ca.DRAW_BASE <= action < ca.NUM_ACTIONS:
-        return {"kind": "make_draw", "index": action - ca.DRAW_BASE}
-    return {"kind": "pass"}
