@@ -7,6 +7,7 @@ import { _, ngettext, seatLabel, withSeatNames } from "./i18n.js";
 import { TableSocket } from "./net.js";
 import { GloomBoard } from "./gloom_table.js";
 import { CreaturesBoard } from "./creatures_table.js";
+import { ButtonsBoard } from "./buttons_board.js";
 import { chronicleSection } from "./chronicle.js";
 import { LessonPanel } from "./lesson.js";
 import { LogFollower } from "./log_follow.js";
@@ -16,7 +17,9 @@ import { RematchOffer } from "./rematch.js";
 import { useDeckIcons } from "./cards.js";
 
 // The board that draws a table, by the rules package the server names for its game
-// (the registry's ``package``: Gloomier is drawn by Gloom's board).
+// (the registry's ``package``: Gloomier is drawn by Gloom's board). A board this table
+// does not name (a new game's) is the plain one: the view's facts and the choices as
+// buttons, never another game's board reading keys its view does not have.
 const BOARDS = { gloom: GloomBoard, creatures: CreaturesBoard };
 
 const LOG_SHOWN = 200;
@@ -337,7 +340,7 @@ export class TablePage {
       this.log = [];
       this.logOffset = null;
       const game = this.info.game;
-      this.board = new (BOARDS[this.info.board] || GloomBoard)(this);
+      this.board = new (BOARDS[this.info.board] || ButtonsBoard)(this);
       // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
       replace(this.els.title, gameTitle(game), this.info.fixed_deal
         ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null,
