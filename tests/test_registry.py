@@ -192,4 +192,74 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     if entry.lesson_matcher is not None:
         fits = entry.lesson_match(state, Expect(kind="pass"))
         assert all(isinstance(fits(a), bool) for a in legal)
-    assert entry.sets() and isinstance(entry.schema().get("properties"), dict)
+    assert isinstance(entry.sets(), tuple) and isinstance(entry.schema().get("properties"), dict)
+
+
+def _small(name: str) -> dict[str, object]:
+    """The config of a short game of ``name``: fewest seats, a low turn cap where it has one."""
+    entry = registry.entry(name)
+    config: dict[str, object] = {"players": entry.players[0]}
+    if "turn_cap" in entry.spiel_params:
+        config["turn_cap"] = 60
+    return config
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_plays_everywhere(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 33: every registered game (the example game ``kuhn`` among them, with no
+    code outside its package) plays in the terminal, against every bot level, in
+    PettingZoo, Gymnasium and OpenSpiel (a random game, a sampled state at every
+    decision), and has its page's choices and texts in every language."""
+    import gymnasium
+    import numpy as np
+
+    from gloomtable.bots.levels import seat_bots
+    from gloomtable.cli.terminal import play_terminal
+    from gloomtable.rl.aec import env_for
+    from gloomtable.server.present import choices
+
+    entry = registry.entry(name)
+    config = _small(name)
+    game = make_game(name, config)
+    play_terminal(game, 5, 0, "medium", None, lang="es")  # bots only: the terminal prints it all
+    assert capsys.readouterr().out.strip()
+    for level in ("random", "easy", "medium", "hard"):  # every level, seat by seat
+        state = game.new_initial_state(7)
+        bots = seat_bots(level, name, 7, list(range(game.num_players)))
+        for _ in range(2000):
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            assert all(c["text"] for c in choices(name, state, legal))
+            state.apply(bot_action(bots[state.current_player()], state, legal))
+    env = env_for(name, **config)  # PettingZoo
+    env.reset(seed=3)
+    for agent in env.agent_iter(max_iter=3000):
+        _obs, _r, term, trunc, _info = env.last()
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if term or trunc else int(np.flatnonzero(mask)[0]))
+    gym_env = gymnasium.make(f"gloomtable/{entry.env_id}", opponents="random", **config)
+    obs, _info = gym_env.reset(seed=1)
+    for _ in range(3000):
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, _r, term, trunc, _info = gym_env.step(action)
+        if term or trunc:
+            break
+    assert term or trunc
+    pyspiel = pytest.importorskip("pyspiel")
+    import gloomtable.rl.spiel  # noqa: F401  registers every game
+
+    spiel = pyspiel.load_game(f"gloomtable_{name}")
+    pyspiel.random_sim_test(spiel, num_sims=1, serialize=True, verbose=False)
+    state = spiel.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            p = state.current_player()
+            assert state.resample_from_infostate(p, sampler).observation_string(p) == \
+                state.observation_string(p)
+        state.apply_action(int(rng.choice(state.legal_actions())))

@@ -61,6 +61,17 @@ class Determinizer(Protocol):
         ...
 
 
+@runtime_checkable
+class Resampling(Protocol):
+    """A state that deals anew what one player cannot see: the game's own determinizer
+    (OpenSpiel's ``resample_from_infostate`` and a bot's search ask it)."""
+
+    def resample(self, player: int, seed: int) -> State:
+        """A state ``player`` sees exactly as it sees this one, everything hidden from it
+        dealt anew from ``seed``."""
+        ...
+
+
 Narrator = Callable[[View, int, Rng], "str | None"]
 """(view, action, rng) -> a told line about the play, or None."""
 
