@@ -52,9 +52,9 @@ class Store(AccountStore, TalkStore, DeckStore, Protocol):
     url: str
     """Where the store lives, fit to show (no password)."""
     remote: bool
-    """Calls wait on a database server: the tables make their commits from a worker
-    thread so the event loop serves other tables meanwhile (safe: a call takes its
-    own pooled connection). False for SQLite, whose commit is quicker than a thread hop."""
+    """Calls wait on a database server (PostgreSQL): a call takes its own pooled
+    connection, so the calls made from worker threads run side by side. False for
+    SQLite, whose commit is quicker than a thread hop."""
 
     def close(self) -> None: ...
 
@@ -73,6 +73,13 @@ class Store(AccountStore, TalkStore, DeckStore, Protocol):
         The action that ends a game carries its ``rating`` (if the table counts): the
         ratings move in the same transaction, so they are stored with the move or
         not at all, and a table is rated once (server/ratings.py)."""
+
+    async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                            narration: str | None, over: bool, deadline: float | None = None,
+                            rating: RatingPlan | None = None) -> None:
+        """``append_action`` as a live table calls it, from the event loop: SQLite at
+        once (quicker than any thread hop); PostgreSQL in one worker thread, with the
+        other tables' moves that arrive together (server/store_group.py)."""
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         """The turn-timer deadline of the decision at state ``idx``."""

@@ -11,7 +11,11 @@ runs in a thread of its own pool and is waited for at most ``--store-timeout``
 seconds; past that the call fails with ``503 server_busy`` ("the database is not
 answering"), and from then on every call fails the same way at once while a
 thread of the guard asks the database again (:data:`PAUSE` seconds later, then
-for as long as that question waits); its answer opens the way again. A call that fails because the link is cut
+for as long as that question waits); its answer opens the way again. A table's
+move (``commit_action``) goes the same way without holding the loop at all: the
+loop hands it to the guard's pool (one thread hop) with whatever other tables'
+moves arrived meanwhile (group commit, server/store_group.py) and awaits the
+answer. A call that fails because the link is cut
 (``psycopg.OperationalError``: connection refused or lost, the pool waiting for
 one) is ``503 server_busy`` too, with one log line, never a ``500``. So an outage holds the loop once, for one
 timeout; pages stay connected, moves are refused with a clear error, and the
@@ -24,19 +28,24 @@ SQLite needs none of this: it is a local file, and its calls take microseconds.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import inspect
 import logging
 import threading
 import time
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
 
 from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.metrics import STORE_ERRORS, STORE_SECONDS
-from gloomtable.server.store import Store
+from gloomtable.server.store import StaleActionError, Store
+from gloomtable.server.store_group import GroupCommit, Move, Outcomes
+
+if TYPE_CHECKING:
+    from gloomtable.server.ratings import RatingPlan
 
 log = logging.getLogger("gloomtable.server")
 
@@ -59,6 +68,7 @@ class GuardedStore:
         self._threads = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gloom-store")
         self._failing = False
         self._lock = threading.Lock()
+        self._group: GroupCommit | None = None  # made on the event loop, at the first move
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._store, name)
@@ -71,33 +81,87 @@ class GuardedStore:
         return guarded
 
     def _call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self._failing:
-            STORE_ERRORS.labels("unanswered").inc()
-            raise self._unanswered()
+        future = self._submit(fn, args, kwargs)
         started = time.perf_counter()
-        future = self._threads.submit(fn, *args, **kwargs)
         try:
             return future.result(timeout=self._timeout)
         except psycopg.OperationalError as exc:  # the link is cut or the server going away: busy, not broken
-            STORE_ERRORS.labels("cut").inc()
-            log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
-                        " ".join(str(exc).split()))
-            raise Unconfirmed(future) from None  # the link went while the call ran: it may have committed
+            raise self._cut(exc, future) from None
         except concurrent.futures.TimeoutError:
-            STORE_ERRORS.labels("timeout").inc()
-            with self._lock:
-                if not self._failing:  # once per outage, however many calls meet it
-                    self._failing = True
-                    log.warning("the database %s did not answer within %g s; store calls fail at once "
-                                "until it does (asked again in %g s)", getattr(self._store, "url", "?"),
-                                self._timeout, self._pause)
-                    threading.Thread(target=self._until_it_answers, name="gloom-store-probe",
-                                     daemon=True).start()
-            # the call still runs and may commit once the link is back: the caller says "not
-            # confirmed yet", never "nothing was changed" (issue 29, row 6)
-            raise Unconfirmed(future) from None
+            raise self._unanswered_in_time(future) from None
         finally:
             STORE_SECONDS.observe(time.perf_counter() - started)
+
+    async def _call_async(self, fn: Any, *args: Any) -> Any:
+        """``_call`` for the event loop: the call runs in the guard's pool (the one
+        thread hop) and the loop awaits it, never blocking on it."""
+        future = self._submit(fn, args, {})
+        started = time.perf_counter()
+        try:
+            waiting = asyncio.wrap_future(future)
+            done, _ = await asyncio.wait({waiting}, timeout=self._timeout)  # a timeout cancels nothing
+            if not done:
+                raise self._unanswered_in_time(future)
+            return waiting.result()
+        except psycopg.OperationalError as exc:
+            raise self._cut(exc, future) from None
+        finally:
+            STORE_SECONDS.observe(time.perf_counter() - started)
+
+    async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                            narration: str | None, over: bool, deadline: float | None = None,
+                            rating: RatingPlan | None = None) -> None:
+        """``append_action`` from the event loop, committed with the other tables' moves
+        that arrive together (server/store_group.py); bounded like every call."""
+        if self._failing:  # refused at once, as any call: nothing is queued behind a dead link
+            STORE_ERRORS.labels("unanswered").inc()
+            raise self._unanswered()
+        if self._group is None:
+            self._group = GroupCommit(self._append_moves)
+        await self._group.commit(Move(table_id, idx, action, seat, actor, narration, over, deadline, rating))
+
+    async def _append_moves(self, moves: list[Move]) -> Outcomes:
+        send = getattr(self._store, "append_moves", None)
+        if send is None:  # a store without groups: one move a call
+            return [await self._one(m) for m in moves]
+        return cast(Outcomes, await self._call_async(send, moves))
+
+    async def _one(self, move: Move) -> BaseException | None:
+        try:
+            await self._call_async(self._store.append_action, *move)
+        except StaleActionError as exc:
+            return exc
+        return None
+
+    def _submit(self, fn: Any, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> concurrent.futures.Future[Any]:
+        if self._failing:
+            STORE_ERRORS.labels("unanswered").inc()
+            raise self._unanswered()
+        return self._threads.submit(fn, *args, **kwargs)
+
+    def _cut(self, exc: psycopg.OperationalError, future: concurrent.futures.Future[Any]) -> Unconfirmed:
+        """The link went while the call ran: it may have committed."""
+        STORE_ERRORS.labels("cut").inc()
+        log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
+                    " ".join(str(exc).split()))
+        return Unconfirmed(future)
+
+    def _unanswered_in_time(self, future: concurrent.futures.Future[Any]) -> Unconfirmed:
+        """No answer within the timeout: from now on calls fail at once, until the
+        guard's own question is answered."""
+        STORE_ERRORS.labels("timeout").inc()
+        with self._lock:
+            if not self._failing:  # once per outage, however many calls meet it
+                self._failing = True
+                log.warning("the database %s did not answer within %g s; store calls fail at once "
+                            "until it does (asked again in %g s)", getattr(self._store, "url", "?"),
+                            self._timeout, self._pause)
+                threading.Thread(target=self._until_it_answers, name="gloom-store-probe",
+                                 daemon=True).start()
+        # the call still runs and may commit once the link is back: the caller says "not
+        # confirmed yet", never "nothing was changed" (issue 29, row 6)
+        return Unconfirmed(future)
 
     def _until_it_answers(self) -> None:
         """The guard's own questions during an outage (in its thread): the first answer

@@ -18,7 +18,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -28,6 +28,7 @@ from psycopg_pool import ConnectionPool
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_decks import DeckRows
+from gloomtable.server.store_group import Move, Outcomes
 from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 from gloomtable.server.store_talk import TalkRows
@@ -47,6 +48,41 @@ _MIGRATION_LOCK = 0x676C6F6D
 _SOCKETS_LOCK = 0x676C6F73
 """First half of the advisory lock of one open-socket key (the second: the key's hash)."""
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+_STORE_MOVES = """
+WITH m AS (
+  SELECT * FROM json_to_recordset(%s::json)
+    AS m(t text, i int, a int, s int, r text, n text, at float8, o int, d float8)
+), ins AS (
+  INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)
+  SELECT m.t, m.i, m.a, m.s, m.r, m.n, m.at FROM m
+  WHERE EXISTS (SELECT 1 FROM tables WHERE id = m.t)
+    AND (m.i = 0 OR EXISTS (SELECT 1 FROM actions p WHERE p.table_id = m.t AND p.idx = m.i - 1))
+  ORDER BY m.t
+  ON CONFLICT (table_id, idx) DO NOTHING
+  RETURNING table_id
+), upd AS (
+  UPDATE tables SET over = m.o, deadline = m.d, deadline_idx = m.i + 1,
+    finished = COALESCE(tables.finished, CASE WHEN m.o = 1 THEN m.at END)
+  FROM ins JOIN m ON m.t = ins.table_id
+  WHERE tables.id = ins.table_id
+  RETURNING tables.id
+)
+SELECT id, pg_notify(%s, %s || id)::text FROM upd
+"""
+"""Moves of several tables (a JSON list, at most one per table) in one statement: one
+round trip, one commit. A move is stored only at the next index of its table
+(index 0, or the one after a stored action; the unique key turns away a second
+writer at the same index, which waits for the first to commit or not), then its
+table's row is updated and its notification sent, all or nothing. Rows go in
+the order of their tables, so two processes' groups never wait on each other in
+a circle. The answer: the ids of the tables whose move was stored."""
+
+
+def _stale(m: Move) -> StaleActionError:
+    return StaleActionError(f"table {m.table_id}: action #{m.idx} is not the next to store "
+                            "(another writer stored one first)")
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -84,11 +120,17 @@ class PostgresStore(TalkRows, DeckRows):
             why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StoreError(f"cannot use the database {self.url}: {why}") from None
         self.pool = ConnectionPool(self.conninfo, min_size=1, max_size=POOL_SIZE, open=True,
-                                   kwargs={"autocommit": True}, configure=self._configure,
+                                   kwargs={"autocommit": True}, configure=self._open,
                                    name="gloomtable")
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema)))
+
+    def _open(self, conn: psycopg.Connection[Any]) -> None:
+        """A pooled connection: its schema, and the moves' statement prepared (so even
+        its first move is one round trip)."""
+        self._configure(conn)
+        conn.execute(_STORE_MOVES, ("[]", self.channel, ""), prepare=True)
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
         with conn.transaction():  # one at a time across processes, each migration once
@@ -161,26 +203,58 @@ class PostgresStore(TalkRows, DeckRows):
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                       narration: str | None, over: bool, deadline: float | None = None,
                       rating: RatingPlan | None = None) -> None:
+        outcome = self.append_moves([Move(table_id, idx, action, seat, actor, narration, over, deadline,
+                                          rating)])[0]
+        if outcome is not None:
+            raise outcome
+
+    async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                            narration: str | None, over: bool, deadline: float | None = None,
+                            rating: RatingPlan | None = None) -> None:
+        """Unguarded (a server reaches this store through GuardedStore, which groups the
+        moves): one worker thread per move."""
+        await asyncio.to_thread(self.append_action, table_id, idx, action, seat, actor, narration, over,
+                                deadline, rating)
+
+    def append_moves(self, moves: Sequence[Move]) -> Outcomes:
+        """Several tables' moves (one each), each stored as ``append_action`` would:
+        the ones that end a rated game each in a transaction of their own (their
+        ratings move with them), every other in one statement, so in one round trip
+        and one commit (server/store_group.py). Each move's outcome: None (stored)
+        or :class:`StaleActionError`; an error of the database itself raises."""
+        outcomes: Outcomes = [None] * len(moves)
+        plain = [k for k, m in enumerate(moves) if not (m.over and m.rating is not None)]
+        if plain:
+            try:
+                with self.pool.connection() as conn:
+                    stored = self._store_moves(conn, [moves[k] for k in plain])
+            except psycopg.IntegrityError:  # a table deleted meanwhile: the others are stored alone
+                stored = set()
+                for k in plain:
+                    with contextlib.suppress(psycopg.IntegrityError), self.pool.connection() as conn:
+                        stored |= self._store_moves(conn, [moves[k]])
+            for k in plain:
+                if moves[k].table_id not in stored:
+                    outcomes[k] = _stale(moves[k])
+        for k, m in enumerate(moves):
+            if m.over and m.rating is not None:
+                try:
+                    with self._tx() as conn:
+                        if not self._store_moves(conn, [m]):
+                            raise _stale(m)
+                        self._rate_finished(conn, m.table_id, m.rating)
+                except (StaleActionError, psycopg.IntegrityError):
+                    outcomes[k] = _stale(m)
+        return outcomes
+
+    def _store_moves(self, conn: psycopg.Connection[Any], moves: Sequence[Move]) -> set[str]:
+        """:data:`_STORE_MOVES` for ``moves`` (at most one per table): the tables whose move was stored."""
         at = time.time()  # the writer's clock, as created: finished is this action's at
-        try:
-            with self._tx() as conn:
-                got = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id=%s",
-                                   (table_id,)).fetchone()
-                have = got[0] if got else 0
-                if have != idx:
-                    raise StaleActionError(f"table {table_id}: action #{idx} offered, {have} stored")
-                # two writers at the same index: the unique (table_id, idx) key lets one commit
-                conn.execute("INSERT INTO actions (table_id, idx, action, seat, actor, narration, at)"
-                             " VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                             (table_id, idx, action, seat, actor, narration, at))
-                conn.execute("UPDATE tables SET over=%s, deadline=%s, deadline_idx=%s,"
-                             " finished=COALESCE(finished, %s::float8) WHERE id=%s",
-                             (int(over), deadline, idx + 1, at if over else None, table_id))
-                if over and rating is not None:
-                    self._rate_finished(conn, table_id, rating)
-                self._notify(conn, table_id)
-        except psycopg.errors.UniqueViolation:
-            raise StaleActionError(f"table {table_id}: action #{idx} was stored by another writer") from None
+        rows = json.dumps([{"t": m.table_id, "i": m.idx, "a": m.action, "s": m.seat, "r": m.actor,
+                            "n": m.narration, "at": at, "o": int(m.over), "d": m.deadline}
+                           for m in sorted(moves, key=lambda m: m.table_id)])
+        cur = conn.execute(_STORE_MOVES, (rows, self.channel, f"{self.origin} "), prepare=True)
+        return {r[0] for r in cur.fetchall()}
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         with self._tx() as conn:

@@ -161,6 +161,11 @@ class SqliteStore(TalkRows, DeckRows):
             if over and rating is not None:
                 self._rate_finished(db, table_id, rating)
 
+    async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
+                            narration: str | None, over: bool, deadline: float | None = None,
+                            rating: RatingPlan | None = None) -> None:
+        self.append_action(table_id, idx, action, seat, actor, narration, over, deadline, rating)
+
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         with self._tx() as db:
             db.execute("UPDATE tables SET deadline=?, deadline_idx=? WHERE id=?", (deadline, idx, table_id))

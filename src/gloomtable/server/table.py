@@ -527,10 +527,7 @@ class LiveTable:
         rating = rating_plan(self, nxt, seat, actor, action) if nxt.is_over() else None  # stored with it
         try:
             args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline, rating)
-            if self.store.remote:  # the commit waits on the network and the database's fsync
-                await asyncio.to_thread(self.store.append_action, *args)
-            else:
-                self.store.append_action(*args)
+            await self.store.commit_action(*args)  # PostgreSQL: one thread hop, grouped with other tables
         except Unconfirmed as exc:  # the database did not answer in time: the move may yet be stored
             self._confirm_later(exc.future)
             raise ServerError("server_busy", "your move is not confirmed yet: the tables' database did not "

@@ -1,0 +1,200 @@
+"""A move on PostgreSQL is one round trip and one commit, and the moves of several
+tables that arrive together share one (server/store_group.py, issue 35).
+
+The round trips are read from libpq's own trace of the store's real connections
+(every ``ReadyForQuery`` the server sends ends one exchange the client waited
+for); the commits from the rows' ``xmin`` (the transaction that wrote them)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.pq import Trace
+
+from gloomtable.server.errors import ServerError, Unconfirmed
+from gloomtable.server.store import SeatRow, StaleActionError, TableRow
+from gloomtable.server.store_group import GroupCommit, Move, Outcomes
+from gloomtable.server.store_guard import GuardedStore
+from gloomtable.server.store_postgres import PostgresStore
+from pg_support import fresh_schema
+
+
+def row(tid: str) -> TableRow:
+    return TableRow(tid, "gloom", {"players": 2}, 7, {}, True, "host",
+                    [SeatRow(0, "person", "random", "Ada", "tok0"), SeatRow(1, "bot", "easy", "Bo", "")])
+
+
+class Traced:
+    """What the store's pooled connections send and receive, as libpq traces it."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.file = tempfile.TemporaryFile()
+        self._connection = store.pool.connection
+
+        @contextlib.contextmanager
+        def connection(*args: Any, **kwargs: Any) -> Iterator[psycopg.Connection[Any]]:
+            with self._connection(*args, **kwargs) as conn:
+                conn.pgconn.trace(self.file.fileno())
+                conn.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
+                try:
+                    yield conn
+                finally:
+                    conn.pgconn.untrace()
+
+        store.pool.connection = connection  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        self.file.close()
+
+    def lines(self) -> list[str]:
+        self.file.seek(0)
+        text = self.file.read().decode()
+        self.file.seek(0)
+        self.file.truncate()
+        return text.splitlines()
+
+
+def round_trips(lines: list[str]) -> int:
+    return sum(1 for x in lines if "\tReadyForQuery" in x)
+
+
+def writers(conn: psycopg.Connection[Any], table: str, key: str, ids: list[str]) -> set[str]:
+    """The transactions that wrote ``ids``' rows of ``table``."""
+    return {r[0] for r in conn.execute(f"SELECT xmin::text FROM {table} WHERE {key} = ANY(%s)", (ids,))}
+
+
+def test_a_move_is_one_round_trip_and_one_commit() -> None:
+    with fresh_schema() as url:
+        store = PostgresStore(url)
+        trace = Traced(store)
+        try:
+            store.create_table(row("t1"))
+            trace.lines()
+            for idx in range(8):  # past psycopg's threshold for preparing a statement, too
+                store.append_action("t1", idx, 3, idx % 2, "person", None, False, 100.0 + idx)
+                lines = trace.lines()
+                assert round_trips(lines) == 1, lines
+                assert not any("BEGIN" in x or "COMMIT" in x for x in lines), lines
+            stored = store.load("t1")
+            assert stored is not None and len(stored.actions) == 8
+            assert stored.deadline == 107.0 and stored.deadline_idx == 8
+            with psycopg.connect(store.conninfo, autocommit=True) as conn:
+                conn.execute(f"SET search_path TO {store.schema}")
+                moves = [f"t1:{i}" for i in range(8)]
+                assert len(writers(conn, "actions", "table_id || ':' || idx", moves)) == 8  # one commit each
+                # the last move's action and its table's row: one transaction
+                assert writers(conn, "tables", "id", ["t1"]) == writers(
+                    conn, "actions", "table_id || ':' || idx", ["t1:7"])
+        finally:
+            trace.close()
+            store.close()
+
+
+def test_a_stale_or_out_of_order_move_is_refused_and_stores_nothing() -> None:
+    with fresh_schema() as url:
+        store = PostgresStore(url)
+        try:
+            store.create_table(row("t1"))
+            store.append_action("t1", 0, 3, 0, "person", None, False)
+            for idx in (0, 2):  # stored already; a gap
+                with pytest.raises(StaleActionError):
+                    store.append_action("t1", idx, 3, 0, "person", None, False, 5.0)
+            with pytest.raises(StaleActionError):  # no such table
+                store.append_action("nope", 0, 3, 0, "person", None, False)
+            got = store.load("t1")
+            assert got is not None and got.actions == [3] and got.deadline_idx == 1 and got.deadline is None
+        finally:
+            store.close()
+
+
+def test_tables_moving_together_share_one_round_trip_and_one_commit() -> None:
+    with fresh_schema() as url:
+        raw = PostgresStore(url)
+        guard = GuardedStore(raw, timeout=30)
+        ids = [f"t{i}" for i in range(10)]
+        trace = Traced(raw)
+        try:
+            for tid in ids:
+                raw.create_table(row(tid))
+            raw.append_action("t3", 0, 1, 0, "person", None, False)  # so t3's move at 0 is stale
+            trace.lines()
+
+            async def together() -> list[BaseException | None]:
+                got = await asyncio.gather(*(guard.commit_action(t, 0, 2, 1, "bot", None, t == "t9", 9.0)
+                                             for t in ids), return_exceptions=True)
+                return list(got)
+
+            outcomes = asyncio.run(together())
+            assert isinstance(outcomes[3], StaleActionError)
+            assert [o for k, o in enumerate(outcomes) if k != 3] == [None] * 9
+            assert round_trips(trace.lines()) == 1  # one group: the first move found no group out
+            with psycopg.connect(raw.conninfo, autocommit=True) as conn:
+                conn.execute(f"SET search_path TO {raw.schema}")
+                moved = [t for t in ids if t != "t3"]
+                xids = writers(conn, "actions", "table_id", moved) | writers(conn, "tables", "id", moved)
+                assert len(xids) == 1, xids
+            nine = raw.load("t9")
+            assert nine is not None and nine.over and nine.finished_at() is not None
+            three = raw.load("t3")
+            assert three is not None and three.actions == [1]
+        finally:
+            trace.close()
+            guard.close()
+
+
+def test_moves_arriving_while_a_group_is_out_leave_together_next() -> None:
+    sent: list[list[str]] = []
+
+    async def main() -> None:
+        out = asyncio.Event()
+        back = asyncio.Event()
+
+        async def send(moves: list[Move]) -> Outcomes:
+            sent.append([m.table_id for m in moves])
+            out.set()
+            await back.wait()
+            return [StaleActionError("late") if m.table_id == "c" else None for m in moves]
+
+        group = GroupCommit(send, most=2)
+        first = asyncio.create_task(group.commit(Move("a", 0, 1, 0, "bot", None, False)))
+        await out.wait()  # "a" is at the database alone
+        rest = [asyncio.create_task(group.commit(Move(t, i, 1, 0, "bot", None, False)))
+                for t, i in (("b", 0), ("c", 0), ("b", 1), ("d", 0))]
+        await asyncio.sleep(0)
+        back.set()
+        await first
+        results = await asyncio.gather(*rest, return_exceptions=True)
+        assert [type(r).__name__ for r in results] == ["NoneType", "StaleActionError", "NoneType", "NoneType"]
+
+    asyncio.run(main())
+    # at most two a group, one move a table: b's second move waits for the next
+    assert sent == [["a"], ["b", "c"], ["b", "d"]]
+
+
+def test_a_group_that_fails_fails_each_of_its_moves_and_the_next_goes_on() -> None:
+    calls = 0
+
+    async def main() -> list[BaseException | None]:
+        async def send(moves: list[Move]) -> Outcomes:
+            nonlocal calls
+            calls += 1
+            await asyncio.sleep(0)
+            if calls == 1:
+                raise Unconfirmed(None)
+            return [None] * len(moves)
+
+        group = GroupCommit(send)
+        first = await asyncio.gather(*(group.commit(Move(t, 0, 1, 0, "bot", None, False)) for t in "xy"),
+                                     return_exceptions=True)
+        second = await group.commit(Move("x", 0, 1, 0, "bot", None, False))
+        return [*first, second]
+
+    got = asyncio.run(main())
+    assert all(isinstance(g, ServerError) and g.code == "server_busy" for g in got[:2]) and got[2] is None
+    assert calls == 2
