@@ -34,7 +34,7 @@ class Traced:
     """What the store's pooled connections send and receive, as libpq traces it."""
 
     def __init__(self, store: PostgresStore) -> None:
-        self.file = tempfile.TemporaryFile()
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the tracer; close() ends it
         self._connection = store.pool.connection
 
         @contextlib.contextmanager
