@@ -1,5 +1,5 @@
 """Small helpers for the tests that talk to a live ``gloom serve`` (a
-:class:`~gloomtable.server.testing.ServerProcess` on 127.0.0.1): create a table over
+:class:`~gloomtable.server.testing.ServerProcess` or ``ServerThread`` on 127.0.0.1): create a table over
 the HTTP API, open a websocket that names its seat in its first message, read until
 the message a test waits for, and check an HTTP error's JSON shape.
 
@@ -20,7 +20,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from gloomtable.server.errors import CODES
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer
 
 Message = dict[str, Any]
 """One JSON message from the server's websocket."""
@@ -34,14 +34,14 @@ RATE_WINDOW = 2.0
 """Seconds of the server's default --message-rate window (40/2seconds)."""
 
 
-def post_table(server: ServerProcess, *, timeout: float = 20, headers: Mapping[str, str] | None = None,
+def post_table(server: LiveServer, *, timeout: float = 20, headers: Mapping[str, str] | None = None,
                **body: Any) -> httpx.Response:
     """``POST /api/tables`` with ``body`` as JSON (and ``headers``, e.g. a proxy's
     ``X-Forwarded-For``), whatever the answer (for tests of refusals)."""
     return httpx.post(server.url + "/api/tables", json=body, headers=headers, timeout=timeout)
 
 
-def create_table(server: ServerProcess, *, seats: Sequence[Mapping[str, Any]] = PEOPLE,
+def create_table(server: LiveServer, *, seats: Sequence[Mapping[str, Any]] = PEOPLE,
                  timeout: float = 20, **body: Any) -> dict[str, Any]:
     """A new table (``201`` asserted): its summary with ``id``, ``invites`` and ``host_token``."""
     r = post_table(server, timeout=timeout, seats=list(seats), **body)
@@ -55,7 +55,7 @@ def invite_token(table: Mapping[str, Any], i: int) -> str:
 
 
 @contextlib.contextmanager
-def open_ws(server: ServerProcess, table: Mapping[str, Any] | str, token: str | None = None,
+def open_ws(server: LiveServer, table: Mapping[str, Any] | str, token: str | None = None,
             **connect_kw: Any) -> Iterator[ClientConnection]:
     """A websocket to ``table`` (its summary or its id) whose first message is the hello
     with ``token`` (``None``: a spectator); the token never goes in the URL. A deep

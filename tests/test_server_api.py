@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 from server_support import assert_error, create_table, invite_token, next_of, open_ws
 
 THREE = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
@@ -20,7 +20,7 @@ THREE = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("api") / "tables.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("api") / "tables.db") as srv:
         yield srv
 
 

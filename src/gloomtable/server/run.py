@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -155,15 +156,28 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     if not limits.allowed_hosts and host in ("0.0.0.0", "::"):
         announce("only requests naming this machine by a loopback name are served; give the names "
                  "people use with --allowed-hosts (docs/security.md)")
+    server = uvicorn.Server(server_config(app, host, port, limits, log_config, access_log))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn has shut down cleanly
+        server.run()
+    if not server.started:  # as uvicorn.run: a start-up that failed (say, the port taken) exits 3
+        raise SystemExit(3)
+
+
+def server_config(app: Any, host: str, port: int, limits: ServerLimits,
+                  log_config: dict[str, Any] | None = None, access_log: bool = False) -> Any:
+    """uvicorn's settings for ``app`` as :func:`serve` runs it (and the tests' in-process
+    server, :class:`gloomtable.server.testing.ServerThread`): a ``uvicorn.Config``."""
+    import uvicorn
+
     proxies = limits.forwarded_allow_ips
-    uvicorn.run(app, host=host, port=port, log_config=log_config, access_log=access_log, ws="websockets",
-                http=header_deadline_protocol(limits.header_timeout),
-                ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=False,  # zlib per socket: CPU on every frame, ~300 KB each
-                timeout_graceful_shutdown=3, limit_concurrency=limits.limit_concurrency,
-                timeout_keep_alive=limits.timeout_keep_alive, backlog=limits.backlog,
-                h11_max_incomplete_event_size=limits.max_header_bytes,
-                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+    return uvicorn.Config(app, host=host, port=port, log_config=log_config, access_log=access_log,
+                          ws="websockets", http=header_deadline_protocol(limits.header_timeout),
+                          ws_max_size=limits.ws_max_size, ws_ping_interval=20, ws_ping_timeout=20,
+                          ws_per_message_deflate=False,  # zlib per socket: CPU on every frame, ~300 KB each
+                          timeout_graceful_shutdown=3, limit_concurrency=limits.limit_concurrency,
+                          timeout_keep_alive=limits.timeout_keep_alive, backlog=limits.backlog,
+                          h11_max_incomplete_event_size=limits.max_header_bytes,
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,24 +1,36 @@
-"""A real server in a child process, for tests: a free port on 127.0.0.1, a
-SQLite file (or PostgreSQL URL) of the test's choosing, and a way to kill it hard and start it again.
+"""A real server for tests, on a free port of 127.0.0.1 with a SQLite file (or
+PostgreSQL URL) of the test's choosing: in a child process, with a way to kill it hard
+and start it again, or in a thread of the test process, which starts in a fraction of
+the time (no interpreter, no imports) and serves the same app over the same sockets.
 
     with ServerProcess(tmp_path / "t.db") as srv:
         httpx.post(srv.url + "/api/tables", json=...)
         srv.kill()      # SIGKILL, as a crash would
         srv.start()     # same port, same database: unfinished tables resume
+
+    with ServerThread(tmp_path / "t.db") as srv:   # the same calls, but no kill()
+        httpx.post(srv.url + "/api/tables", json=...)
+
+A test needs the process when it kills the server, runs several at once (the
+``/metrics`` figures and the text limits are the process's), reads the server's log
+or starts it from its command line; every other one may use the thread.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 READY_TIMEOUT = 20.0
 SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minute",
@@ -31,6 +43,18 @@ SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minu
 """Every test's clients share 127.0.0.1, so per-IP limits would tie unrelated tests
 together; these flags lift them (limits per token stay). A test of the limits passes
 its own flags in ``args``, which come after these and win."""
+PATIENT = ("--heavy-timeout", "120")
+"""A deck read or a chronicle replayed in the heavy worker (whose first request also
+starts that process) may take seconds on a loaded two-core machine, past the public
+default of 5 s; test servers wait longer. A test of the deadline passes its own."""
+
+
+def server_flags(args: Sequence[str] = (), *, allow_fixed_deals: bool = True, fast_bots: bool = True,
+               shared_loopback: bool = True) -> list[str]:
+    """The server flags of a test server (see :class:`ServerProcess`), ``args`` last so they win."""
+    return [*(["--allow-fixed-deals"] if allow_fixed_deals else []),
+            *(["--bot-only-min-delay-ms", "0"] if fast_bots else []),
+            *(SHARED_LOOPBACK if shared_loopback else []), *PATIENT, *args]
 
 
 def free_port() -> int:
@@ -51,9 +75,8 @@ class ServerProcess:
         bot-only tables move with no least delay. ``shared_loopback=False`` keeps the
         per-IP limits a public server has (see ``SHARED_LOOPBACK``)."""
         self.db = str(db)
-        self.args = [*(["--allow-fixed-deals"] if allow_fixed_deals else []),
-                     *(["--bot-only-min-delay-ms", "0"] if fast_bots else []),
-                     *(SHARED_LOOPBACK if shared_loopback else []), *args]
+        self.args = server_flags(args, allow_fixed_deals=allow_fixed_deals, fast_bots=fast_bots,
+                               shared_loopback=shared_loopback)
         self.port = port or free_port()
         if log is None and self.db.startswith(("postgresql://", "postgres://")):
             raise ValueError("a server on a PostgreSQL URL needs log= (a file for its output)")
@@ -120,3 +143,93 @@ class ServerProcess:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+class ServerThread:
+    """The app of ``python -m gloomtable.server`` served by uvicorn on 127.0.0.1 in a
+    thread of the test process, with the flags of :class:`ServerProcess` (``args``
+    parsed by the server's own parser); stopped on exit. It cannot be killed and keeps
+    no log file of its own (its log lines go to the test's logging)."""
+
+    def __init__(self, db: str | Path, port: int | None = None, args: Sequence[str] = (), *,
+                 allow_fixed_deals: bool = True, fast_bots: bool = True,
+                 shared_loopback: bool = True) -> None:
+        self.db = str(db)
+        self.args = server_flags(args, allow_fixed_deals=allow_fixed_deals, fast_bots=fast_bots,
+                               shared_loopback=shared_loopback)
+        self.port = port or free_port()
+        self._server: Any = None
+        self._text_limits: Any = None
+        self._thread: threading.Thread | None = None
+        self._failed: BaseException | None = None
+
+    url = ServerProcess.url
+    ws_url = ServerProcess.ws_url
+    hello = staticmethod(ServerProcess.hello)
+
+    def start(self) -> ServerThread:
+        # as run.serve: upgrades with request lines as long as uvicorn accepts
+        os.environ.setdefault("WEBSOCKETS_MAX_LINE_LENGTH", "65536")
+        import uvicorn
+
+        from gloomtable.server.app import create_app
+        from gloomtable.server.limits import add_arguments, from_namespace
+        from gloomtable.server.lobby import add_lobby_args, lobby_settings
+        from gloomtable.server.run import SWITCH_INTERVAL, add_log_arguments, register_sets, server_config
+
+        parser = argparse.ArgumentParser(prog="ServerThread", exit_on_error=False)
+        add_lobby_args(parser)
+        add_arguments(parser)
+        add_log_arguments(parser)
+        ns = parser.parse_args(self.args)
+        limits = from_namespace(ns)
+        lobby = lobby_settings(ns)
+        register_sets(lobby.sets, announce=lambda line: None)
+        from gloomtable.engine.textdata import text_limits
+
+        self._text_limits = text_limits()  # create_app sets the process's; stop() puts them back
+        app = create_app(self.db, lobby, limits, limits.hosts("127.0.0.1"))
+        sys.setswitchinterval(SWITCH_INTERVAL)  # as run.serve: bot threads yield the GIL soon
+        self._server = uvicorn.Server(server_config(app, "127.0.0.1", self.port, limits))
+        self._failed = None
+        self._thread = threading.Thread(target=self._run, name=f"gloom-server-{self.port}", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError(f"the in-process server did not start: {self._failed!r}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the in-process server did not listen on port {self.port} "
+                                   f"within {READY_TIMEOUT}s")
+            time.sleep(0.02)
+        return self
+
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        except BaseException as exc:  # start-up failed (uvicorn exits): shown by start()
+            self._failed = exc
+
+    def stop(self) -> None:
+        if self._thread is not None and self._server is not None:
+            self._server.should_exit = True
+            self._thread.join(30)
+            assert not self._thread.is_alive(), "the in-process server did not stop within 30 s"
+        self._thread = None
+        if self._text_limits is not None:
+            from gloomtable.engine.textdata import set_text_limits
+
+            set_text_limits(self._text_limits)
+            self._text_limits = None
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+LiveServer = ServerProcess | ServerThread
+"""Either kind of test server: what the helpers that only talk to one accept."""
