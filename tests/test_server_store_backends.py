@@ -148,21 +148,30 @@ def test_turn_timer_deadlines_are_stored(store: Store) -> None:
     assert got is not None and (got.deadline_idx, got.deadline) == (2, None)
 
 
-def test_a_lease_has_one_holder_until_it_expires(store: Store) -> None:
+def test_a_lease_has_one_holder_while_it_beats(store: Store) -> None:
+    """A lease names a process and holds while that process beats: nothing renews the
+    lease itself, and a process that stopped beating loses its leases to one that beats."""
+    store.lease_term = 0.4
     store.create_table(row("a", created=1.0))
     store.create_table(row("b", created=2.0))
     assert store.free_tables(10) == ["a", "b"]
-    assert store.acquire_lease("a", "p1", 0.4)
-    assert not store.acquire_lease("a", "p2", 30)
-    assert store.acquire_lease("a", "p1", 0.4)  # its holder renews it
-    assert store.acquire_lease("b", "p2", 30)
+    assert not store.acquire_lease("a", "p1")  # a process that does not beat takes nothing
+    store.beat("p1")
+    store.beat("p2")
+    assert store.acquire_lease("a", "p1")
+    assert not store.acquire_lease("a", "p2")
+    assert store.acquire_lease("a", "p1")  # its holder may ask again
+    assert store.acquire_lease("b", "p2")
     assert store.free_tables(10) == []
-    assert store.renew_leases("p1", 0.4) == ["a"]
-    time.sleep(0.6)  # p1 stopped renewing: as if it died
+    assert store.held_leases("p1") == ["a"]
+    for _ in range(4):  # p2 beats; p1 stopped beating: as if it died
+        time.sleep(0.15)
+        store.beat("p2")
     assert store.free_tables(10) == ["a"]
-    assert store.renew_leases("p1", 30) == []  # an expired lease is not revived by its old holder
-    assert store.acquire_lease("a", "p2", 30)
-    assert sorted(store.renew_leases("p2", 30)) == ["a", "b"]
+    assert store.held_leases("p1") == ["a"]  # the row still names p1 until someone takes it
+    assert not store.acquire_lease("a", "p1")  # and p1 takes nothing back while it does not beat
+    assert store.acquire_lease("a", "p2")
+    assert store.held_leases("p1") == [] and store.held_leases("p2") == ["a", "b"]
     store.release_lease("b", "p2")
     assert store.free_tables(10) == ["b"]
     store.append_action("b", 0, 1, 0, "person", None, True)
@@ -286,17 +295,41 @@ def test_a_fresh_token_replaces_the_old_and_a_deleted_table_is_gone(store: Store
 
 
 def test_presence_counts_live_processes_but_not_the_asker(store: Store) -> None:
+    """A presence row is written when it changes and counts while its process beats."""
+    store.lease_term = 0.4
     store.create_table(row())
-    store.set_presence("t1", 0, "p1", 2, 0.4)
-    store.set_presence("t1", 1, "p2", 1, 30)
+    store.beat("p1")
+    store.beat("p2")
+    store.set_presence("t1", 0, "p1", 2)
+    store.set_presence("t1", 1, "p2", 1)
+    store.set_presence("t1", 2, "p9", 1)  # a process that never beat counts nowhere
     assert store.present_seats("t1", but="p3") == {0, 1}
     assert store.present_seats("t1", but="p2") == {0}  # a process asks about the others
-    store.set_presence("t1", 1, "p2", 0, 30)  # its last page of seat 1 closed
+    store.set_presence("t1", 1, "p2", 0)  # its last page of seat 1 closed
     assert store.present_seats("t1", but="p3") == {0}
-    store.renew_presence("p1", 0.4)
-    time.sleep(0.6)  # p1 stopped renewing: as if it died
+    time.sleep(0.6)  # p1 stopped beating: as if it died
+    assert store.present_seats("t1", but="p3") == set()
+    store.beat("p1")  # it beats again (it had stalled): its pages count again
+    assert store.present_seats("t1", but="p3") == {0}
+    store.leave_members("p1")  # a clean stop: gone at once
+    assert store.present_seats("t1", but="p3") == set()
+    store.beat("p1")
     assert store.present_seats("t1", but="p3") == set()
 
+
+def test_dead_processes_are_forgotten(store: Store) -> None:
+    """The rows of a process dead for ``forget`` seconds go: its heartbeat and presence."""
+    store.lease_term = 0.2
+    store.create_table(row())
+    store.beat("gone")
+    store.beat("here")
+    store.set_presence("t1", 0, "gone", 1)
+    store.set_presence("t1", 1, "here", 1)
+    time.sleep(0.4)
+    store.beat("here")
+    store.forget_members(0.3)
+    store.beat("gone")  # were its presence kept, it would count again now
+    assert store.present_seats("t1", but="x") == {1}
 
 def test_the_listing_reads_listed_unfinished_tables_a_page_at_a_time(store: Store) -> None:
     for i in range(5):
@@ -353,9 +386,10 @@ def test_finished_tables_are_found_by_when_they_ended(store: Store) -> None:
     assert store.finished_before(later, 10) == ["b", "a"]
     assert store.finished_before(later, 1) == ["b"]
     assert store.finished_before(b.finished, 10) == []  # strictly before
-    store.set_presence("a", 0, "p1", 1, 30)
+    store.beat("p1")
+    store.set_presence("a", 0, "p1", 1)
     assert store.finished_before(later, 10) == ["b"]
-    store.set_presence("a", 0, "p1", 0, 30)  # its page closed
+    store.set_presence("a", 0, "p1", 0)  # its page closed
     assert store.finished_before(later, 10) == ["b", "a"]
     store.delete_table("b")
     store.delete_table("b")
@@ -387,7 +421,8 @@ def test_finished_tables_are_read_from_an_index(where: str, store: Store) -> Non
         r.actions, r.actors, r.times, r.over = [1], [(0, "person")], [100.0 + i], i % 2 == 0
         store.import_table(r)
     query = ("SELECT t.id FROM tables t WHERE t.finished < 120 AND NOT EXISTS (SELECT 1 FROM presence p"
-             " WHERE p.table_id=t.id AND p.conns>0 AND p.expires>0) ORDER BY t.finished, t.id LIMIT 5")
+             " WHERE p.table_id=t.id AND p.conns>0 AND EXISTS (SELECT 1 FROM heartbeats h"
+             " WHERE h.holder = p.holder AND h.beat > 0)) ORDER BY t.finished, t.id LIMIT 5")
     # (the query of both backends' finished_before, its parameters written in)
     if where.startswith("postgresql"):
         import psycopg

@@ -77,8 +77,9 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
         if is_postgres(db_path):  # several processes may share it: lead only what nobody leads
             from gloomtable.server.store_postgres import PostgresStore
 
-            lobby.cluster = Cluster(lobby)
+            lobby.cluster = Cluster(lobby, beat_store=raw)  # its heartbeat thread waits on its own
             lobby.cluster.after_catch_up = talk.after_catch_up  # another process's talk reaches pages here
+            lobby.cluster.join()
             lobby.cluster.renew_and_take()
             resumed = len(lobby.cluster.held)
             if isinstance(raw, PostgresStore):  # open sockets are counted for the site there (their own

@@ -71,7 +71,7 @@ async def readyz(request: Request) -> JSONResponse:
         checks["heartbeat_age_seconds"] = round(age, 3)
         checks["leases_held"] = len(cluster.held)
         if age > LEASE_TTL:
-            problems.append(f"the cluster heartbeat was last renewed {age:.1f} s ago "
+            problems.append(f"the cluster heartbeat was last stored {age:.1f} s ago "
                             f"(leases last {LEASE_TTL:g} s)")
     body: dict[str, Any] = {"status": "ready" if not problems else "not_ready", **checks}
     if problems:

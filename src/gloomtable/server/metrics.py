@@ -142,7 +142,7 @@ class StateCollector:
                 yield GaugeMetricFamily("gloomtable_leases_held", "Table leases this process holds",
                                         value=len(lobby.cluster.held))
                 yield GaugeMetricFamily("gloomtable_heartbeat_age_seconds", "Seconds since this process "
-                                        "last renewed its leases (/readyz fails past the lease's 2.5 s)",
+                                        "last stored its heartbeat (/readyz fails past the lease's 2.5 s)",
                                         value=time.monotonic() - lobby.cluster.renewed_at)
         if heavy is not None:
             yield CounterMetricFamily("gloomtable_heavy_jobs", "Jobs sent to the heavy worker (decks read, "

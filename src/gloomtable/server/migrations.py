@@ -105,6 +105,18 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
     RATINGS,
     talk_migration(8),
     DECKS,
+    (10, "table leases and presence live by their process's heartbeat (several processes)", [
+        # one row per server process, beaten every 0.5 s from a thread of its own: a lease
+        # or a presence row counts while its holder beat within the lease term
+        """CREATE TABLE IF NOT EXISTS heartbeats (
+            holder TEXT PRIMARY KEY,
+            beat DOUBLE PRECISION NOT NULL
+        )""",
+        "DROP INDEX IF EXISTS leases_expiry",  # (SQLite drops no indexed column)
+        "ALTER TABLE leases DROP COLUMN expires",
+        "ALTER TABLE presence DROP COLUMN expires",
+        "CREATE INDEX IF NOT EXISTS leases_holder ON leases(holder)",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -120,25 +120,41 @@ class Store(AccountStore, TalkStore, DeckStore, Protocol):
         """The newest migration applied."""
 
     # --- leases: which process runs a table's bots, timers and stand-ins ----------
+    # A lease names its holder, a process; it holds while that process beats (one row
+    # per process, ``beat``) within ``lease_term`` seconds by the database's clock, so
+    # keeping every lease of a process costs one row update, however many it holds.
 
-    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
-        """Take (or renew) the table's lease for ``ttl`` seconds if it is free,
-        expired or already ``holder``'s; False if another holder has it."""
+    lease_term: float
+    """Seconds a holder's leases and presence outlive its last beat (``LEASE_TERM``)."""
 
-    def renew_leases(self, holder: str, ttl: float) -> list[str]:
-        """Extend every lease ``holder`` still has; the ids of those tables."""
+    def beat(self, holder: str) -> None:
+        """``holder`` is alive now (server/cluster.py calls it from a thread of its own;
+        on PostgreSQL it runs on a connection of its own, outside the pool)."""
+
+    def forget_members(self, forget: float) -> None:
+        """Delete the heartbeat and presence rows of processes dead for ``forget`` seconds."""
+
+    def leave_members(self, holder: str) -> None:
+        """A clean stop: ``holder`` is dead from now on, and its presence gone."""
+
+    def acquire_lease(self, table_id: str, holder: str) -> bool:
+        """Take the table's lease if nobody holds it, its holder stopped beating, or it
+        is ``holder``'s already; False if a live process other than ``holder`` has it,
+        or if ``holder`` itself is not beating."""
+
+    def held_leases(self, holder: str) -> list[str]:
+        """The tables whose lease names ``holder`` (read only: nothing is renewed)."""
 
     def free_tables(self, limit: int) -> list[str]:
-        """Unfinished tables whose lease is missing or expired (oldest first)."""
+        """Unfinished tables with no lease or a lease whose holder stopped beating (oldest first)."""
 
     def release_lease(self, table_id: str, holder: str) -> None: ...
 
     # --- presence: which seats have a page open somewhere --------------------------
 
-    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
-        """``holder`` has ``conns`` pages of the seat open (0 forgets it), for ``ttl`` s unless renewed."""
-
-    def renew_presence(self, holder: str, ttl: float) -> None: ...
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int) -> None:
+        """``holder`` has ``conns`` pages of the seat open (0 forgets it); written when
+        that changes, and counted while ``holder`` beats."""
 
     def present_seats(self, table_id: str, but: str) -> set[int]:
         """Seats with a page open on a live process other than ``but``."""

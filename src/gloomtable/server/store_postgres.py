@@ -3,7 +3,8 @@
 Any number of server processes (on one machine or several) use one database.
 Each committed change of a table also sends ``NOTIFY`` with the table's id, so
 every other process hears of it within milliseconds (``listen``); the lease
-table decides which process runs a table's bots and timers.
+table decides which process runs a table's bots and timers, and a lease holds
+while its holder's row in ``heartbeats`` is fresh (``beat``).
 
 ``postgresql://USER@HOST/DB?schema=NAME`` keeps the tables in schema ``NAME``
 (created if missing; default ``public``): tests give each run its own schema.
@@ -17,6 +18,7 @@ import json
 import logging
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,7 @@ from psycopg_pool import ConnectionPool
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_decks import DeckRows
 from gloomtable.server.store_group import Move, Outcomes
-from gloomtable.server.store_rows import StaleActionError, StoreError, TableRow, shown
+from gloomtable.server.store_rows import LEASE_TERM, StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 from gloomtable.server.store_talk import TalkRows
 
@@ -43,7 +45,7 @@ CONNECT_TIMEOUT = 5
 POOL_SIZE = 8
 """Connections one process keeps at most: commits run in worker threads, one connection each."""
 _NOW = "EXTRACT(EPOCH FROM clock_timestamp())::float8"
-"""Leases expire by the database's clock, so machines' clocks need not agree."""
+"""Heartbeats are stamped and read by the database's clock, so machines' clocks need not agree."""
 _MIGRATION_LOCK = 0x676C6F6D
 _SOCKETS_LOCK = 0x676C6F73
 """First half of the advisory lock of one open-socket key (the second: the key's hash)."""
@@ -112,6 +114,10 @@ class PostgresStore(TalkRows, DeckRows):
         self.channel = f"gloomtable.{self.schema}"
         self.origin = secrets.token_hex(6)
         """This store's mark on its notifications, so it does not hear itself."""
+        self.lease_term = LEASE_TERM
+        self._beats = threading.local()
+        """The heartbeat's connection, per thread that beats (in a server: one)."""
+        self._beat_conns: list[psycopg.Connection[Any]] = []
         try:
             with psycopg.connect(self.conninfo, autocommit=True,
                                  connect_timeout=max(1, round(open_timeout))) as conn:
@@ -153,6 +159,10 @@ class PostgresStore(TalkRows, DeckRows):
             return int(row[0]) if row else 0
 
     def close(self) -> None:
+        for conn in self._beat_conns:
+            with contextlib.suppress(Exception):
+                conn.close()
+        self._beat_conns.clear()
         self.pool.close()
 
     @contextlib.contextmanager
@@ -326,35 +336,70 @@ class PostgresStore(TalkRows, DeckRows):
 
     def finished_before(self, cutoff: float, limit: int) -> list[str]:
         """``finished`` is the writer's clock (as ``actions.at``), so ``cutoff`` is too;
-        presence expires by the database's clock, as everywhere."""
+        presence lives by its holder's heartbeat, by the database's clock, as everywhere."""
         with self.pool.connection() as conn:
             return [r[0] for r in conn.execute(
                 "SELECT t.id FROM tables t WHERE t.finished < %s AND NOT EXISTS (SELECT 1 FROM presence p"
-                f" WHERE p.table_id=t.id AND p.conns>0 AND p.expires>{_NOW})"
+                f" WHERE p.table_id=t.id AND p.conns>0 AND {self._alive('p.holder')})"
                 " ORDER BY t.finished, t.id LIMIT %s", (cutoff, limit))]
 
-    # --- leases ------------------------------------------------------------------
+    # --- leases and heartbeats -------------------------------------------------------
 
-    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
+    def _alive(self, holder: str) -> str:
+        """SQL true while ``holder`` (an SQL expression) beat within the lease term."""
+        return (f"EXISTS (SELECT 1 FROM heartbeats h WHERE h.holder = {holder}"
+                f" AND h.beat > {_NOW} - {float(self.lease_term)!r})")
+
+    def beat(self, holder: str) -> None:
+        """One statement on this thread's own connection (not the pool's: a pool busy with
+        moves must not delay a beat), committed without waiting for the disk (a beat lost
+        in a database crash only shortens a lease)."""
+        conn: psycopg.Connection[Any] | None = getattr(self._beats, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            self._configure(conn)
+            conn.execute("SET synchronous_commit TO off")
+            self._beats.conn = conn
+            self._beat_conns.append(conn)
+        try:
+            conn.execute(f"INSERT INTO heartbeats (holder, beat) VALUES (%s, {_NOW})"
+                         " ON CONFLICT (holder) DO UPDATE SET beat = excluded.beat", (holder,))
+        except psycopg.OperationalError:
+            self._beats.conn = None
+            self._beat_conns.remove(conn)
+            conn.close()
+            raise
+
+    def forget_members(self, forget: float) -> None:
+        with self._tx() as conn:
+            if conn.execute(f"DELETE FROM heartbeats WHERE beat < {_NOW} - %s", (forget,)).rowcount:
+                conn.execute("DELETE FROM presence p WHERE NOT EXISTS"
+                             " (SELECT 1 FROM heartbeats h WHERE h.holder = p.holder)")
+
+    def leave_members(self, holder: str) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM presence WHERE holder=%s", (holder,))
+            conn.execute("DELETE FROM heartbeats WHERE holder=%s", (holder,))
+
+    def acquire_lease(self, table_id: str, holder: str) -> bool:
         with self._tx() as conn:
             cur = conn.execute(
-                f"INSERT INTO leases (table_id, holder, expires) VALUES (%s, %s, {_NOW} + %s)"
-                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder, expires=excluded.expires"
-                f" WHERE leases.holder=excluded.holder OR leases.expires<{_NOW}",
-                (table_id, holder, ttl))
+                f"INSERT INTO leases (table_id, holder) SELECT %s, %s WHERE {self._alive('%s')}"
+                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder"
+                f" WHERE leases.holder=excluded.holder OR NOT {self._alive('leases.holder')}",
+                (table_id, holder, holder))
             return cur.rowcount == 1
 
-    def renew_leases(self, holder: str, ttl: float) -> list[str]:
-        with self._tx() as conn:
+    def held_leases(self, holder: str) -> list[str]:
+        with self.pool.connection() as conn:
             return [r[0] for r in conn.execute(
-                f"UPDATE leases SET expires={_NOW} + %s WHERE holder=%s AND expires>={_NOW}"
-                " RETURNING table_id", (ttl, holder))]
+                "SELECT table_id FROM leases WHERE holder=%s ORDER BY table_id", (holder,))]
 
     def free_tables(self, limit: int) -> list[str]:
         with self.pool.connection() as conn:
             return [r[0] for r in conn.execute(
                 "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id=t.id"
-                f" WHERE t.over=0 AND (l.expires IS NULL OR l.expires<{_NOW})"
+                f" WHERE t.over=0 AND (l.holder IS NULL OR NOT {self._alive('l.holder')})"
                 " ORDER BY t.created, t.id LIMIT %s", (limit,))]
 
     def release_lease(self, table_id: str, holder: str) -> None:
@@ -363,27 +408,22 @@ class PostgresStore(TalkRows, DeckRows):
 
     # --- presence and the listing ----------------------------------------------------
 
-    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int) -> None:
         with self._tx() as conn:
             if conns > 0:
-                conn.execute("INSERT INTO presence (table_id, seat, holder, conns, expires)"
-                             f" VALUES (%s, %s, %s, %s, {_NOW} + %s)"
-                             " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns,"
-                             " expires=excluded.expires", (table_id, seat, holder, conns, ttl))
+                conn.execute("INSERT INTO presence (table_id, seat, holder, conns) VALUES (%s, %s, %s, %s)"
+                             " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns",
+                             (table_id, seat, holder, conns))
             else:
                 conn.execute("DELETE FROM presence WHERE table_id=%s AND seat=%s AND holder=%s",
                              (table_id, seat, holder))
             self._notify(conn, table_id)
 
-    def renew_presence(self, holder: str, ttl: float) -> None:
-        with self._tx() as conn:
-            conn.execute(f"UPDATE presence SET expires={_NOW} + %s WHERE holder=%s", (ttl, holder))
-
     def present_seats(self, table_id: str, but: str) -> set[int]:
         with self.pool.connection() as conn:
             return {r[0] for r in conn.execute(
-                "SELECT seat FROM presence WHERE table_id=%s AND holder<>%s AND conns>0"
-                f" AND expires>{_NOW}", (table_id, but))}
+                "SELECT p.seat FROM presence p WHERE p.table_id=%s AND p.holder<>%s AND p.conns>0"
+                f" AND {self._alive('p.holder')}", (table_id, but))}
 
     def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
         with self._tx() as conn:  # one statement: one snapshot, one round trip

@@ -14,6 +14,13 @@ from typing import Any
 
 from gloomtable.engine import GloomtableError
 
+LEASE_TERM = 2.5
+"""Seconds a process's table leases and stored presence outlive its last heartbeat
+(one row per process, renewed from a thread of its own: server/cluster.py)."""
+FORGET = 60.0
+"""Seconds after its last heartbeat that a dead process's heartbeat and presence rows
+are deleted (until then they only stop counting)."""
+
 
 class StoreError(GloomtableError):
     """The database cannot be used: names it (never with a password) and says why."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_decks import DeckRows
-from gloomtable.server.store_rows import SeatRow, StaleActionError, StoreError, TableRow
+from gloomtable.server.store_rows import LEASE_TERM, SeatRow, StaleActionError, StoreError, TableRow
 from gloomtable.server.store_talk import TalkRows
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ class SqliteStore(TalkRows, DeckRows):
         every write."""
         self.path = str(path)
         self.url = self.path
+        self.lease_term = LEASE_TERM
         db: sqlite3.Connection | None = None
         try:
             if self.path != ":memory:":
@@ -221,59 +222,75 @@ class SqliteStore(TalkRows, DeckRows):
         return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created, id")]
 
     def finished_before(self, cutoff: float, limit: int) -> list[str]:
-        now = time.time()
         return [r[0] for r in self.db.execute(
             "SELECT t.id FROM tables t WHERE t.finished < ? AND NOT EXISTS (SELECT 1 FROM presence p"
-            " WHERE p.table_id=t.id AND p.conns>0 AND p.expires>?) ORDER BY t.finished, t.id LIMIT ?",
-            (cutoff, now, limit))]
+            f" WHERE p.table_id=t.id AND p.conns>0 AND {self._alive('p.holder')})"
+            " ORDER BY t.finished, t.id LIMIT ?", (cutoff, self._since(), limit))]
 
-    # --- leases (one process per file: kept for the same contract) ----------------
+    # --- leases and heartbeats (one process per file: kept for the same contract) --------
 
-    def acquire_lease(self, table_id: str, holder: str, ttl: float) -> bool:
-        now = time.time()
+    def _alive(self, holder: str) -> str:
+        """SQL true while ``holder`` (an SQL expression) beat within the lease term; its
+        one parameter is the earliest beat that counts."""
+        return f"EXISTS (SELECT 1 FROM heartbeats h WHERE h.holder = {holder} AND h.beat > ?)"
+
+    def _since(self) -> float:
+        return time.time() - self.lease_term
+
+    def beat(self, holder: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT INTO heartbeats (holder, beat) VALUES (?, ?)"
+                       " ON CONFLICT (holder) DO UPDATE SET beat = excluded.beat", (holder, time.time()))
+
+    def forget_members(self, forget: float) -> None:
+        with self._tx() as db:
+            if db.execute("DELETE FROM heartbeats WHERE beat < ?", (time.time() - forget,)).rowcount:
+                db.execute("DELETE FROM presence WHERE NOT EXISTS"
+                           " (SELECT 1 FROM heartbeats h WHERE h.holder = presence.holder)")
+
+    def leave_members(self, holder: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM presence WHERE holder=?", (holder,))
+            db.execute("DELETE FROM heartbeats WHERE holder=?", (holder,))
+
+    def acquire_lease(self, table_id: str, holder: str) -> bool:
+        since = self._since()
         with self._tx() as db:
             cur = db.execute(
-                "INSERT INTO leases (table_id, holder, expires) VALUES (?,?,?)"
-                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder, expires=excluded.expires"
-                " WHERE leases.holder=excluded.holder OR leases.expires<?",
-                (table_id, holder, now + ttl, now))
+                f"INSERT INTO leases (table_id, holder) SELECT ?, ? WHERE {self._alive('?')}"
+                " ON CONFLICT (table_id) DO UPDATE SET holder=excluded.holder"
+                f" WHERE leases.holder=excluded.holder OR NOT {self._alive('leases.holder')}",
+                (table_id, holder, holder, since, since))
             return cur.rowcount == 1
 
-    def renew_leases(self, holder: str, ttl: float) -> list[str]:
-        now = time.time()
-        with self._tx() as db:
-            db.execute("UPDATE leases SET expires=? WHERE holder=? AND expires>=?", (now + ttl, holder, now))
-            return [r[0] for r in db.execute("SELECT table_id FROM leases WHERE holder=? AND expires>?",
-                                             (holder, now))]
+    def held_leases(self, holder: str) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT table_id FROM leases WHERE holder=? ORDER BY table_id",
+                                              (holder,))]
 
     def free_tables(self, limit: int) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id=t.id"
-            " WHERE t.over=0 AND (l.expires IS NULL OR l.expires<?) ORDER BY t.created, t.id LIMIT ?",
-            (time.time(), limit))]
+            f" WHERE t.over=0 AND (l.holder IS NULL OR NOT {self._alive('l.holder')})"
+            " ORDER BY t.created, t.id LIMIT ?", (self._since(), limit))]
 
     def release_lease(self, table_id: str, holder: str) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM leases WHERE table_id=? AND holder=?", (table_id, holder))
 
-    def set_presence(self, table_id: str, seat: int, holder: str, conns: int, ttl: float) -> None:
+    def set_presence(self, table_id: str, seat: int, holder: str, conns: int) -> None:
         with self._tx() as db:
             if conns > 0:
-                db.execute("INSERT INTO presence (table_id, seat, holder, conns, expires) VALUES (?,?,?,?,?)"
-                           " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns,"
-                           " expires=excluded.expires", (table_id, seat, holder, conns, time.time() + ttl))
+                db.execute("INSERT INTO presence (table_id, seat, holder, conns) VALUES (?,?,?,?)"
+                           " ON CONFLICT (table_id, seat, holder) DO UPDATE SET conns=excluded.conns",
+                           (table_id, seat, holder, conns))
             else:
                 db.execute("DELETE FROM presence WHERE table_id=? AND seat=? AND holder=?",
                            (table_id, seat, holder))
 
-    def renew_presence(self, holder: str, ttl: float) -> None:
-        with self._tx() as db:
-            db.execute("UPDATE presence SET expires=? WHERE holder=?", (time.time() + ttl, holder))
-
     def present_seats(self, table_id: str, but: str) -> set[int]:
         return {r[0] for r in self.db.execute(
-            "SELECT seat FROM presence WHERE table_id=? AND holder<>? AND conns>0 AND expires>?",
-            (table_id, but, time.time()))}
+            "SELECT p.seat FROM presence p WHERE p.table_id=? AND p.holder<>? AND p.conns>0"
+            f" AND {self._alive('p.holder')}", (table_id, but, self._since()))}
 
     def listed_tables(self, offset: int, limit: int) -> tuple[list[TableRow], int]:
         return listing_rows(self.db.execute(listing_sql("?"), (limit, offset)).fetchall())

@@ -36,12 +36,13 @@ from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
+from gloomtable.server.store_rows import LEASE_TERM
 from gloomtable.server.version import page_version
 from gloomtable.server.window import RESPONSE_PAUSE_MS, ResponseWindow, is_respond, open_window
 
-LEASE_TTL = 2.5
-"""Seconds a table's lease, and a seat's presence stored by one process, last unless
-renewed (server/cluster.py renews both)."""
+LEASE_TTL = LEASE_TERM
+"""Seconds a table's lease, and a seat's presence stored by one process, outlive that
+process's last heartbeat (server/cluster.py)."""
 
 log = logging.getLogger("gloomtable.server")
 
@@ -574,7 +575,7 @@ class LiveTable:
         """With several processes: store how many pages of the seat this one has open."""
         if self.holder is not None:
             try:
-                self.store.set_presence(self.id, seat.index, self.holder, seat.conns, LEASE_TTL)
+                self.store.set_presence(self.id, seat.index, self.holder, seat.conns)
             except Exception:  # a page must not fail to open because the database hiccups
                 log.exception("table %s: storing seat %d's presence failed", self.id, seat.index)
 

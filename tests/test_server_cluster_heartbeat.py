@@ -1,0 +1,115 @@
+"""A busy PostgreSQL process keeps every lease it holds (issue 35): leases hold
+through the process's heartbeat, which a thread of its own stores, so a process
+whose event loop is loaded with bot tables and then held still for longer than a
+lease's term loses none of them to another process, and its moves go on.
+
+Before, every lease was renewed from the event loop: one process with 50 tables
+demoted itself under load ("lease lost; another process leads it now") and made
+no move for seconds while another took its tables (docs/reliability.md)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from cluster_support import member_id, wait_for
+from gloomtable.server.cluster import RENEW_EVERY
+from gloomtable.server.store_postgres import split_url
+from gloomtable.server.table import LEASE_TTL
+from gloomtable.server.testing import ServerProcess
+from pg_support import fresh_schema
+from server_support import create_table
+
+pytestmark = pytest.mark.slow  # two real server processes on PostgreSQL, and a held event loop
+
+TABLES = 16
+"""Bot tables on the loaded process, each moving every ``BOT_DELAY_MS``."""
+BOT_DELAY_MS = 40
+STALL = LEASE_TTL + RENEW_EVERY + 1.5
+"""Seconds the loaded process's event loop is held: past the time the old lease
+renewals (made on the loop) let another process take its tables."""
+BOTS = [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)]
+
+HOLD_LOOP = ("import os, runpy, signal, time\n"
+             "signal.signal(signal.SIGUSR1, lambda *_: time.sleep(float(os.environ['GLOOM_HOLD_LOOP'])))\n"
+             "runpy.run_module('gloomtable.server', run_name='__main__', alter_sys=True)\n")
+"""``python -m gloomtable.server`` whose main thread (the event loop's) sleeps on SIGUSR1:
+the loop is held while every other thread of the process runs."""
+
+
+class LoopHeldServer(ServerProcess):
+    """A real server whose event loop the test can hold still (``hold``)."""
+
+    def start(self) -> LoopHeldServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "GLOOM_HOLD_LOOP": str(STALL)}
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", HOLD_LOOP, "--host", "127.0.0.1", "--port", str(self.port),
+                 "--db", self.db, *self.args], stdout=log, stderr=subprocess.STDOUT, env=env)
+        self._wait_ready()
+        return self
+
+    def hold(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGUSR1)
+
+
+def look(url: str) -> tuple[dict[str, str], dict[str, int], dict[str, float], set[str]]:
+    """Lease holders, stored moves per table, each heartbeat's age (database clock) and
+    the finished tables."""
+    conninfo, schema = split_url(url)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'SET search_path TO "{schema}"')
+        leases = {t: h for t, h in conn.execute("SELECT table_id, holder FROM leases")}
+        moves = {t: int(n) for t, n in conn.execute(
+            "SELECT table_id, COUNT(*) FROM actions GROUP BY table_id")}
+        ages = {h: float(a) for h, a in conn.execute(
+            "SELECT holder, EXTRACT(EPOCH FROM clock_timestamp())::float8 - beat FROM heartbeats")}
+        over = {t for (t,) in conn.execute("SELECT id FROM tables WHERE over=1")}
+    return leases, moves, ages, over
+
+
+def test_a_loaded_process_whose_loop_is_held_keeps_every_lease(tmp_path: Path) -> None:
+    with fresh_schema() as url:
+        a = LoopHeldServer(url, log=tmp_path / "loaded.log")
+        b = ServerProcess(url, log=tmp_path / "idle.log")
+        with a:
+            ids = [str(create_table(a, seats=BOTS, listed=False, bot_delay_ms=BOT_DELAY_MS)["id"])
+                   for _ in range(TABLES)]
+            with b:  # a live process that takes any lease whose holder stops beating
+                me, other = member_id(a), member_id(b)
+                assert me and other and me != other
+                assert wait_for(lambda: all(look(url)[1].get(t, 0) >= 3 for t in ids), 60)
+                leases, _, _, _ = look(url)
+                assert all(leases.get(t) == me for t in ids), leases  # the process that made them leads them
+
+                a.hold()
+                held_at = time.monotonic()
+                time.sleep(1.0)
+                _, before, _, _ = look(url)
+                worst_age = 0.0
+                while time.monotonic() - held_at < STALL - 0.5:  # the loop is held: yet it beats
+                    _, _, ages, _ = look(url)
+                    worst_age = max(worst_age, ages[me])
+                    time.sleep(0.2)
+                leases, during, _, _ = look(url)
+                assert all(leases.get(t) == me for t in ids), leases  # nobody took a table meanwhile
+                assert worst_age < LEASE_TTL / 2, worst_age
+                assert during == before, "the event loop was not held: moves were stored meanwhile"
+
+                # after the hold, every table is still this process's and its bots move on
+                assert wait_for(lambda: all(t in look(url)[3] or look(url)[1].get(t, 0) > during.get(t, 0)
+                                            for t in ids), 30)
+                leases, _, _, over = look(url)
+                assert all(leases.get(t) == me for t in ids if t not in over), leases
+    loaded, idle = (tmp_path / "loaded.log").read_text(), (tmp_path / "idle.log").read_text()
+    assert "lease lost" not in loaded, loaded[-3000:]
+    assert not any(f"table {t}: {other} leads it now" in idle for t in ids), idle[-3000:]
+    assert "Traceback" not in loaded + idle, (loaded + idle)[-3000:]
