@@ -350,31 +350,45 @@ class PostgresStore(TalkRows, DeckRows):
         return (f"EXISTS (SELECT 1 FROM heartbeats h WHERE h.holder = {holder}"
                 f" AND h.beat > {_NOW} - {float(self.lease_term)!r})")
 
-    def beat(self, holder: str) -> None:
-        """One statement on this thread's own connection (not the pool's: a pool busy with
-        moves must not delay a beat), committed without waiting for the disk (a beat lost
-        in a database crash only shortens a lease)."""
+    def _beat_conn(self) -> psycopg.Connection[Any]:
+        """This thread's own connection for heartbeats (not the pool's: a pool busy with
+        moves must not delay a beat)."""
         conn: psycopg.Connection[Any] | None = getattr(self._beats, "conn", None)
         if conn is None or conn.closed or conn.broken:
             conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
             self._configure(conn)
-            conn.execute("SET synchronous_commit TO off")
+            conn.execute("SET synchronous_commit TO off")  # a beat lost in a crash only shortens a lease
             self._beats.conn = conn
             self._beat_conns.append(conn)
+        return conn
+
+    def _drop_beat_conn(self, conn: psycopg.Connection[Any]) -> None:
+        self._beats.conn = None
+        with contextlib.suppress(ValueError):
+            self._beat_conns.remove(conn)
+        conn.close()
+
+    def beat(self, holder: str) -> None:
+        """One statement, one round trip, on the heartbeat's own connection."""
+        conn = self._beat_conn()
         try:
             conn.execute(f"INSERT INTO heartbeats (holder, beat) VALUES (%s, {_NOW})"
                          " ON CONFLICT (holder) DO UPDATE SET beat = excluded.beat", (holder,))
         except psycopg.OperationalError:
-            self._beats.conn = None
-            self._beat_conns.remove(conn)
-            conn.close()
+            self._drop_beat_conn(conn)
             raise
 
     def forget_members(self, forget: float) -> None:
-        with self._tx() as conn:
-            if conn.execute(f"DELETE FROM heartbeats WHERE beat < {_NOW} - %s", (forget,)).rowcount:
-                conn.execute("DELETE FROM presence p WHERE NOT EXISTS"
-                             " (SELECT 1 FROM heartbeats h WHERE h.holder = p.holder)")
+        """On the heartbeat's connection too (the heartbeat's thread sweeps)."""
+        conn = self._beat_conn()
+        try:
+            with conn.transaction():
+                if conn.execute(f"DELETE FROM heartbeats WHERE beat < {_NOW} - %s", (forget,)).rowcount:
+                    conn.execute("DELETE FROM presence p WHERE NOT EXISTS"
+                                 " (SELECT 1 FROM heartbeats h WHERE h.holder = p.holder)")
+        except psycopg.OperationalError:
+            self._drop_beat_conn(conn)
+            raise
 
     def leave_members(self, holder: str) -> None:
         with self._tx() as conn:
