@@ -8,7 +8,7 @@ and gives the same sequence on every machine, so a record replays anywhere.
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -47,7 +47,16 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place: the very draws of ``below(i + 1)`` for ``i`` from
-        the top down, with :meth:`next_u64` inlined (a deal is the hottest use)."""
+        the top down, with :meth:`next_u64` inlined (a deal is the hottest use). A long
+        list takes its draws from :func:`_draws` (the same numbers, worked out at once)."""
+        m = len(items) - 1
+        if _VECTOR_FROM <= m < 256:
+            js = _draws(self.state, m)
+            if js is not None:
+                for i, j in zip(range(m, 0, -1), js, strict=True):
+                    items[i], items[j] = items[j], items[i]
+                self.state = (self.state + m * _GOLDEN) & _MASK
+                return
         z0 = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
@@ -68,3 +77,36 @@ class Rng:
 
     def __repr__(self) -> str:
         return f"Rng({self.state})"
+
+
+_VECTOR_FROM = 32
+"""Lists of at least this many cards (plus one) are shuffled by :func:`_draws`: below it,
+numpy's fixed cost per call is more than SplitMix64's steps in Python."""
+
+_BOUNDS: dict[int, tuple[Any, Any, Any]] = {}
+"""``m`` -> (the ``m`` steps ``k * golden``, the bounds ``m + 1`` down to 2, their rejection
+limits), as numpy arrays."""
+
+
+def _draws(state: int, m: int) -> list[int] | None:
+    """The ``m`` draws of a shuffle from ``state`` (``below(m + 1)``, ``below(m)``, ...,
+    ``below(2)``) in one go: SplitMix64's states are ``state + k * golden``, so numpy
+    mixes them all at once, wrapping at 64 bits as the masks do. ``None`` if any draw
+    would be rejected (about one shuffle in 10^16): the caller then takes them one by one."""
+    import numpy as np  # (here: the engine's import does not pay for numpy)
+
+    bounds = _BOUNDS.get(m)
+    if bounds is None:
+        bounds = _BOUNDS[m] = (
+            np.array([(k * _GOLDEN) & _MASK for k in range(1, m + 1)], dtype=np.uint64),
+            np.arange(m + 1, 1, -1, dtype=np.uint64),
+            np.array(_LIMITS[m + 1:1:-1], dtype=np.uint64))
+    steps, n, limits = bounds
+    z = steps + np.uint64(state)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    if (z >= limits).any():
+        return None
+    out: list[int] = (z % n).tolist()
+    return out

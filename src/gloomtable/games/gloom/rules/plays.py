@@ -13,8 +13,6 @@ now) and :func:`may_die` (may an Untimely Death land here) feed :func:`legal_pla
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
@@ -43,13 +41,8 @@ BOTH_USED = "both plays are used; only a matching free play or pass remains (R-G
 DEATH_FIRST = "an Untimely Death may only be the first play of a turn (R-G11)"
 NOT_A_PLAY = "that is not a play here"
 
+_PLAY_ON_MSG = M.PLAY_ON
 _PASS_EVENTS = tuple(Event("pass", M.PASS, (p,), p) for p in range(MAX_PLAYERS))
-
-
-@lru_cache(maxsize=16384)
-def _play_event(p: int, c: int, target: int, game: object) -> Event:
-    """Player ``p`` plays card ``c`` on the Character (or Guest) ``target``."""
-    return Event("play", M.PLAY_ON, (p, c, target), p, c, target, game=game)
 
 
 # --- the rule ---------------------------------------------------------------------
@@ -292,7 +285,10 @@ def play(s: Board, action: int) -> None:
         icons = s.visible_of(target).icons
         # R-G16: the target's controller resolves; UNCONTROLLED for a Guest in the middle.
         resolver = s.controller[target]
-        s.events.append(_play_event(p, c, target, s.game))
+        # Player p plays card c on the Character (or Guest) target, built by field
+        # position (tasks.new): most plays are new, so a memo of them mostly misses.
+        s.events.append(new(Event, ("play", _PLAY_ON_MSG, (p, c, target), p, c, target, None, None,
+                                    None, (), s.game)))
     else:
         target, icons, resolver = -1, (), p
         s.emit("play", M.PLAY, (p, c), player=p, card=c)

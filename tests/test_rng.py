@@ -1,0 +1,57 @@
+"""The seeded RNG: a long shuffle's draws worked out at once (numpy) are the very draws
+one at a time, so every seeded deal stays as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from gloomtable.engine import rng as rng_module
+from gloomtable.engine.rng import Rng
+
+
+def _one_by_one(seed: int, items: list[int]) -> int:
+    """Fisher-Yates by ``below(i + 1)`` from the top down, as the rule reads."""
+    r = Rng(seed)
+    for i in range(len(items) - 1, 0, -1):
+        j = r.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return r.state
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 31, 32, 33, 88, 108, 200, 256, 257, 400])
+def test_shuffle_is_below_from_the_top_down(length: int) -> None:
+    for k in range(60):
+        seed = (k * 0x9E3779B97F4A7C15 + length) & ((1 << 64) - 1)
+        expected = list(range(length))
+        state = _one_by_one(seed, expected)
+        got = list(range(length))
+        r = Rng(seed)
+        r.shuffle(got)
+        assert got == expected
+        assert r.state == state
+
+
+def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw at or above its rejection limit (about one shuffle in 10^16) makes the
+    batch give up, and the shuffle still makes the one-by-one draws."""
+    monkeypatch.setattr(rng_module, "_BOUNDS", {})
+    limits = list(rng_module._LIMITS)
+    limits[50] = 1 << 62  # a quarter of all draws of below(50) are rejected now
+    monkeypatch.setattr(rng_module, "_LIMITS", limits)
+    batches: list[bool] = []
+    draws = rng_module._draws
+
+    def spy(state: int, m: int) -> list[int] | None:
+        out = draws(state, m)
+        batches.append(out is not None)
+        return out
+
+    monkeypatch.setattr(rng_module, "_draws", spy)
+    for seed in range(40):
+        expected = list(range(88))
+        state = _one_by_one(seed, expected)
+        got = list(range(88))
+        r = Rng(seed)
+        r.shuffle(got)
+        assert (got, r.state) == (expected, state)
+    assert False in batches and True in batches
