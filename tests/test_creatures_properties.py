@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from delta_support import check_patch
 from gloomtable.engine import Event, IllegalActionError, Rng
 from gloomtable.engine.record import GameRecord, replay
 from gloomtable.games import make_game
@@ -100,11 +101,20 @@ def card_ids_in(view: dict[str, Any]) -> set[int]:
     return out
 
 
-def check_views(s: CreaturesState) -> None:
+def check_views(s: CreaturesState, shown: dict[int | None, Any] | None = None) -> None:
+    """No view shows a hidden card; with ``shown`` (each viewer's last view), nor does
+    the patch a page with deltas gets from it (server/deltas.py)."""
     for viewer in (None, *range(s.game.players)):
         view = s.view(viewer)
         leaked = card_ids_in(view) & hidden_from(s, viewer)
         assert not leaked, f"view of {viewer} shows hidden cards {sorted(leaked)}"
+        if shown is not None:
+            if viewer in shown:
+                ops = check_patch(shown[viewer], view)
+                leaked = card_ids_in({"values": [op["value"] for op in ops if "value" in op]}) \
+                    & hidden_from(s, viewer)
+                assert not leaked, f"the patch of {viewer} shows hidden cards {sorted(leaked)}"
+            shown[viewer] = view
         own = {c["id"] for c in view.get("hand", ())}
         assert own == (set(s.hands[viewer]) if viewer is not None else set())
         assert ("legal_actions" in view) == (viewer == s.current_player())
@@ -147,6 +157,7 @@ def play_checked_game(seed: int, views_every: int = 1) -> None:
     actions: list[int] = []
     totals = [0] * players
     step = 0
+    shown: dict[int | None, Any] = {}
     while not state.is_over():
         legal = state.legal_actions()
         assert legal == reference_legal(state), f"seed {seed} step {step}"
@@ -161,7 +172,7 @@ def play_checked_game(seed: int, views_every: int = 1) -> None:
         assert where_is_every_card(state) == ALL_CARDS, f"seed {seed} step {step}"
         check_events(state, events)
         if step % views_every == 0:
-            check_views(state)
+            check_views(state, shown)
         if len(state.round_scores) > rounds_before:
             expected = recount_round(hands_after(before, top, action, player))
             assert state.round_scores[-1] == expected, f"seed {seed} step {step}"

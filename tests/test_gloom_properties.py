@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from delta_support import check_patch
 from gloomtable.bots import RandomBot
 from gloomtable.engine import Rng
 from gloomtable.engine.record import GameRecord, iter_replay
@@ -21,6 +22,7 @@ from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 from gloomtable.games.gloom.state import GloomState
 from gloomtable.i18n.events import render
+from gloomtable.server.deltas import diff
 
 GAMES = 500
 SET_MIXES = (("classic",), ("gloomier",), ("classic", "gloomier"))
@@ -75,6 +77,7 @@ def play_one(seed: int, check_views: bool) -> tuple[GloomGame, GameRecord, list[
     all_cards = set(range(len(game.deck.cards)))
     record = GameRecord("gloom", game.config_dict(), seed)
     digests = [digest(state)]
+    shown = [state.view(p) for p in range(players)]
     while not state.is_over():
         action = bot.choose({}, state.legal_actions())
         events = state.apply(action)
@@ -92,8 +95,14 @@ def play_one(seed: int, check_views: bool) -> tuple[GloomGame, GameRecord, list[
                     if e.private_to is not None and e.private_to != p:
                         assert seen.card is None
                         assert "draws a card" in render(seen, "en") or "takes a card" in render(seen, "en")
-                assert state.view(p) == scramble_hidden(state, p, rng).view(p), (
+                view = state.view(p)
+                assert view == scramble_hidden(state, p, rng).view(p), (
                     f"seed {seed}: player {p}'s view depends on hidden cards")
+                # the patch a page with deltas gets (server/deltas.py) depends on them no more
+                ops = check_patch(shown[p], view)
+                assert ops == diff(shown[p], scramble_hidden(state, p, rng).view(p)), (
+                    f"seed {seed}: player {p}'s patch depends on hidden cards")
+                shown[p] = view
     return game, record, digests, state
 
 

@@ -3,6 +3,7 @@ played by clicks to the end; the stack viewer; a spectator sees no hand."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -123,4 +124,16 @@ def test_spectator_sees_no_hand(server: ServerProcess, context: Any) -> None:
     assert watcher.locator(".prompt:not([hidden])").count() == 0
     states = [f for f in frames if '"type":"state"' in f]
     assert states and all('"hand":null' in f for f in states)
+    # the page asks for deltas: after its first state, patches, none of which gives it a hand
+    patches = [json.loads(f) for f in frames if '"type":"patch"' in f]
+    assert patches and not any(op["path"].split("/")[:3] == ["", "view", "hand"]
+                               and op.get("value") is not None for p in patches for op in p["ops"])
+    assert watcher.evaluate("() => window.gloomtablePage.msg.view.hand") is None
+    # a page out of step (its patches no longer follow what it holds) asks for the whole state
+    # (a patch that does not follow the page's last state: as if one went missing)
+    assert not watcher.evaluate("""() => { const s = window.gloomtablePage.socket;
+        s.ws.onmessage({ data: JSON.stringify({ type: "patch", base: s.rev + 5, rev: s.rev + 6, ops: [] }) });
+        return window.gloomtablePage.msg.resync; }""")
+    watcher.wait_for_function("() => window.gloomtablePage.msg.resync === true")
+    assert any('"resync":true' in f for f in frames)
     errors.check()

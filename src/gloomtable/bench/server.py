@@ -22,6 +22,8 @@ two hundred tables.
   first ``state`` message past it; p50, p90, p99 and max.
 - ``rss_per_table_kb``: the server's resident memory with every table open and
   connected, minus before any table existed, divided by the tables.
+- ``bytes_per_message``: what the clients received, over the messages: with
+  deltas (the default, as pages ask), a patch stands in for each state but the first.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.engine import Rng
+from gloomtable.server.deltas import PatchError, apply_patch, document
 from gloomtable.server.testing import ServerProcess
 
 GAME = "creatures"
@@ -85,10 +88,13 @@ class Tally:
     first_state: dict[str, int] = field(default_factory=dict)
     last_state: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    received: int = 0
+    """Messages the clients received, and their bytes (a patch in place of a whole state)."""
+    received_bytes: int = 0
 
 
 async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, float],
-                started: asyncio.Event, tally: Tally, think_s: float) -> None:
+                started: asyncio.Event, tally: Tally, think_s: float, deltas: bool = True) -> None:
     """One seat's client: connect, wait for the start, then act at once on each own
     decision until the deadline, timing every round trip."""
     from websockets.asyncio.client import connect
@@ -98,10 +104,28 @@ async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, f
     sent_state = -1
     pending: list[dict[str, Any]] = []
     async with connect(f"{ws_url}/ws/{table}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never rides in a URL
+        # the token never rides in a URL; deltas as the pages ask for them (docs/server.md)
+        await ws.send(json.dumps({"type": "hello", "token": token, "deltas": deltas}))
+        doc: dict[str, Any] | None = None
+
+        def take(text: str | bytes) -> dict[str, Any]:
+            """A message; a patch comes back as the state it makes (a page's web/net.js does the same)."""
+            nonlocal doc
+            tally.received_bytes += len(text)
+            tally.received += 1
+            msg: dict[str, Any] = json.loads(text)
+            if msg.get("type") == "state":
+                doc = document(msg)
+            elif msg.get("type") == "patch":
+                if doc is None:
+                    raise PatchError("a patch before any state")
+                doc = apply_patch(doc, msg["ops"])
+                msg = {**doc, "type": "state"}
+            return msg
+
         while not started.is_set():  # keep the welcome and first states until the start
             with contextlib.suppress(TimeoutError):
-                pending.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=0.05)))
+                pending.append(take(await asyncio.wait_for(ws.recv(), timeout=0.05)))
         until = box["until"]
         if think_s > 0:  # tables are opened at different moments, not in the same millisecond
             await asyncio.sleep(think_s * rng.below(1000) / 1000)
@@ -113,7 +137,7 @@ async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, f
                 if left <= 0:
                     return
                 try:
-                    msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+                    msg = take(await asyncio.wait_for(ws.recv(), timeout=left))
                 except TimeoutError:
                     return
             kind = msg.get("type")
@@ -142,13 +166,14 @@ async def _play(ws_url: str, table: str, token: str, seed: int, box: dict[str, f
 
 
 async def _run_clients(base: str, tables: list[tuple[str, str]], seconds: float, seed: int,
-                       think_s: float) -> Tally:
+                       think_s: float, deltas: bool = True) -> Tally:
     """Connect every seat, then start them all at once for ``seconds``."""
     ws_url = base.replace("http://", "ws://")
     tally = Tally()
     started = asyncio.Event()
     box = {"until": 0.0}
-    tasks = [asyncio.create_task(_play(ws_url, t, tok, seed * 7919 + i, box, started, tally, think_s))
+    tasks = [asyncio.create_task(_play(ws_url, t, tok, seed * 7919 + i, box, started, tally, think_s,
+                                       deltas))
              for i, (t, tok) in enumerate(tables)]
     await asyncio.sleep(min(5.0, 0.5 + len(tables) / 100))  # connections open, welcomes arrive
     box["until"] = time.perf_counter() + seconds
@@ -173,11 +198,12 @@ def server_target(server: dict[str, Any]) -> dict[str, Any]:
 
 
 def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
-                 think_ms: int = THINK_MS) -> dict[str, Any]:
+                 think_ms: int = THINK_MS, deltas: bool = True) -> dict[str, Any]:
     """Start a server, open ``tables`` tables, move them for ``seconds``; the figures.
     Every seat waits ``think_ms`` before its move (server bots by the table's
     ``bot_delay_ms``); 0 moves flat out, which measures the server's capacity and
-    makes the latency mostly queueing."""
+    makes the latency mostly queueing. ``deltas``: the clients ask for patches after
+    the first state, as pages do (False: whole states, as before)."""
     try:
         import websockets  # noqa: F401
     except ImportError:
@@ -194,7 +220,7 @@ def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
             assert server.proc is not None
             rss_before = rss_kb(server.proc.pid)
             opened = [create_table(server.url, seed * 1_000_003 + i, think_ms) for i in range(tables)]
-            tally = asyncio.run(_run_clients(server.url, opened, seconds, seed, think_ms / 1000))
+            tally = asyncio.run(_run_clients(server.url, opened, seconds, seed, think_ms / 1000, deltas))
             rss_after = rss_kb(server.proc.pid)
         except Exception as exc:  # report, do not crash the whole bench
             return {"available": False, "reason": f"{type(exc).__name__}: {exc}",
@@ -215,6 +241,8 @@ def bench_server(tables: int = 200, seconds: float = 10.0, seed: int = 1,
         "latency_ms": {"p50": ms[50], "p90": ms[90], "p99": ms[99], "max": round(lat[-1] * 1000, 2)},
         "tables_moving": len(tally.last_state),
         "errors": len(tally.errors), "error_kinds": sorted(set(tally.errors))[:10],
+        "deltas": deltas, "messages": tally.received,
+        "bytes_per_message": round(tally.received_bytes / max(1, tally.received)),
         "rss_before_kb": rss_before, "rss_after_kb": rss_after,
         "rss_per_table_kb": round((rss_after - rss_before) / tables, 1),
     }

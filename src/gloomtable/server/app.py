@@ -338,7 +338,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             lobby = lobby_of(websocket)
             await not_in_memory(websocket, table_id)
             table = lobby.get(table_id)
-            token = await _hello(websocket, config.hello_timeout)
+            token, deltas = await _hello(websocket, config.hello_timeout)
             # while the hello came, the table may have left memory or been deleted (expired)
             table = lobby.get(table_id)
             seat = table.seat_for_token(token)
@@ -363,7 +363,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             # one stopped; a spectator's against its socket and, all together, its address.
             key = "token:" + token if seat is not None and token else f"conn:{id(websocket)}"
             lang = request_language(websocket.query_params, websocket.cookies, websocket.headers)
-            conn = Conn(seat, lang=lang, max_bytes=config.queue_bytes)
+            conn = Conn(seat, lang=lang, max_bytes=config.queue_bytes, deltas=deltas)
             sender = asyncio.create_task(_sender(websocket, conn, config.send_timeout))
             table.attach(conn)
             receiver = asyncio.create_task(_receive_loop(websocket, table, conn, rates, talk, key, ip))
@@ -436,9 +436,10 @@ def same_origin(origin: str, host: str, served: list[str], scheme: str = "http")
     return "*" in served or name in (h.lower() for h in served)
 
 
-async def _hello(websocket: WebSocket, timeout: float) -> str | None:
+async def _hello(websocket: WebSocket, timeout: float) -> tuple[str | None, bool]:
     """The first message names the seat: ``{"type": "hello", "token": "..."}`` (no token
-    or null: a spectator). It travels inside the socket, so no log of addresses holds it."""
+    or null: a spectator). It travels inside the socket, so no log of addresses holds it.
+    ``"deltas": true`` asks for patches after the first full state (docs/server.md)."""
     try:
         message = await asyncio.wait_for(websocket.receive(), timeout)
     except TimeoutError:
@@ -456,14 +457,17 @@ async def _hello(websocket: WebSocket, timeout: float) -> str | None:
         raise ServerError("bad_json", f"the hello is {exc}") from None
     if not isinstance(msg, dict) or msg.get("type") != "hello":
         raise ServerError("hello_needed", 'the first message must be {"type": "hello", "token": ...}')
+    deltas = msg.get("deltas", False)
+    if not isinstance(deltas, bool):
+        raise ServerError("bad_message", '"deltas" must be true or false')
     token = msg.get("token")
     if token is None or token == "":
-        return None
+        return None, deltas
     if not isinstance(token, str):
         raise ServerError("bad_token", "a seat token is text", 403)
     if len(token) > TOKEN_MAX or not token.isascii() or not token.isprintable():
         raise ServerError("bad_token", "that token is not a seat of this table", 403)
-    return token
+    return token, deltas
 
 
 async def _sender(websocket: WebSocket, conn: Conn, timeout: float) -> None:
@@ -548,9 +552,10 @@ async def _handle(table: LiveTable, conn: Conn, text: str, rates: RateLimits, ta
         checks = [("sync_rate", key)] if conn.seat is not None else [
             ("spectator_sync_rate", "ip:" + ip), ("sync_rate", key)]
         if not await rates.hit_all(checks):
+            conn.shown = None  # a page out of step gets the next state whole, asked or not
             raise ServerError("rate_limited", f"at most {rates.config.sync_rate} syncs; the last one stands")
         conn.log_sent = max(0, len(table.entries) - SYNC_LOG)
-        conn.push({**table.state_message(conn), "resync": True})
+        conn.push_state({**table.state_message(conn), "resync": True})
     elif kind == "act":
         action, state_id = _integer(msg, "action"), _integer(msg, "state_id")
         narration = msg.get("narration")

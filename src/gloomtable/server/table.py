@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -31,6 +30,7 @@ from gloomtable.i18n.narration_text import tell
 from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server import metrics
+from gloomtable.server.deltas import diff, document, dumps, wire_bytes
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.present import catalogue, choices
@@ -116,6 +116,12 @@ class Conn:
     queued_bytes: int = 0
     log_sent: int = 0
     dropped: bool = False
+    deltas: bool = False
+    """The page asked for patches after its first full state (``"deltas": true`` in its hello)."""
+    rev: int = 0
+    """State messages sent to this connection: a patch turns ``rev - 1`` into ``rev``."""
+    shown: dict[str, Any] | None = None
+    """The document of the last state message sent (a patch's base), when ``deltas``."""
 
     def push(self, message: dict[str, Any] | None) -> None:
         if self.dropped:
@@ -123,12 +129,29 @@ class Conn:
         if message is None:
             self.queue.put_nowait(None)
             return
-        text = json.dumps(message, separators=(",", ":"))  # ASCII: characters are bytes
-        if self.queued_bytes + len(text) > self.max_bytes or self.queue.qsize() >= QUEUE_LIMIT:
+        text = dumps(message)
+        size = wire_bytes(text)
+        if self.queued_bytes + size > self.max_bytes or self.queue.qsize() >= QUEUE_LIMIT:
             self.drop()
             return
-        self.queued_bytes += len(text)
+        self.queued_bytes += size
         self.queue.put_nowait(text)
+
+    def push_state(self, message: dict[str, Any]) -> None:
+        """A state message: whole to a page that did not opt in to deltas, and to one
+        that did, the first time and on a resync; after that a patch from the last one."""
+        if not self.deltas:
+            self.push(message)
+            return
+        doc = document(message)
+        base, self.shown = self.shown, doc
+        self.rev += 1
+        if base is None or message.get("resync"):
+            self.push({**message, "rev": self.rev})
+            return
+        self.push({"type": "patch", "table": message["table"], "base": self.rev - 1, "rev": self.rev,
+                   "from_state_id": base["state_id"], "state_id": doc["state_id"],
+                   "ops": diff(base, doc), "log_start": message["log_start"], "log": message["log"]})
 
     def drop(self) -> None:
         """Too slow a reader: free what waits for it now; the sender closes it; a reload resyncs."""
@@ -139,7 +162,7 @@ class Conn:
         self.queue.put_nowait(None)
 
     def sent(self, text: str) -> None:
-        self.queued_bytes -= len(text)
+        self.queued_bytes -= wire_bytes(text)
 
 
 @dataclass
@@ -403,9 +426,9 @@ class LiveTable:
             cache: dict[int | None, Mapping[str, Any]] = {}
             for c in list(self.conns):
                 if c is not conn:  # this page hears it in its own welcome, next
-                    c.push(self.state_message(c, cache))
+                    c.push_state(self.state_message(c, cache))
         conn.push(self.welcome(conn))
-        conn.push(self.state_message(conn))
+        conn.push_state(self.state_message(conn))
         self.broadcast_seats()
         if conn.seat is not None:  # a person is back: no stand-in; spectators change nothing
             self.schedule()
@@ -442,7 +465,7 @@ class LiveTable:
     def broadcast(self) -> None:
         cache: dict[int | None, Mapping[str, Any]] = {}
         for c in list(self.conns):
-            c.push(self.state_message(c, cache))
+            c.push_state(self.state_message(c, cache))
 
     # --- acting ------------------------------------------------------------------
 
@@ -492,7 +515,7 @@ class LiveTable:
         cache: dict[int | None, Mapping[str, Any]] = {}
         for c in list(self.conns):
             if c.seat == seat:  # only the seat itself learns that it answered
-                c.push(self.state_message(c, cache))
+                c.push_state(self.state_message(c, cache))
 
     def lesson_next(self, conn: Conn) -> None:
         """The learner read a step that only asks to look: on to the next."""
