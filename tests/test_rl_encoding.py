@@ -3,6 +3,8 @@ every write lands in its own slot (values in [-1, 1], one-hots are one-hot)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,8 @@ from gloomtable.rl.encode_creatures import CreaturesEncoder
 from gloomtable.rl.encode_gloom import GloomEncoder
 from gloomtable.rl.slots import Layout
 from rl_support import needs_gloomier
+
+ROOKERY = str(Path(__file__).resolve().parents[1] / "examples" / "ashgrove-rookery.toml")
 
 
 def random_views(name: str, seed: int, players: int | None = None):
@@ -100,6 +104,8 @@ def test_gloom_cache_of_character_encodings_changes_nothing() -> None:
     pytest.param("gloom", {"players": 5}, marks=pytest.mark.slow),  # the longest: the full run has it
     pytest.param("gloomier", {"players": 3}, marks=needs_gloomier),
     pytest.param("gloom", {"players": 4, "sets": ["classic", "gloomier"]}, marks=needs_gloomier),
+    # the richer card language: triggers, moved Characters, shifted Self-Worth, others' limits
+    ("gloom", {"players": 3, "sets": ["classic", ROOKERY]}),
 ])
 def test_gloom_observe_from_the_state_equals_encoding_the_view(name: str, config: dict) -> None:
     """The environments' shortcut ``observe(state, seat)`` reads the state directly;

@@ -31,6 +31,10 @@ class DecisionKind(StrEnum):
     STEAL_FROM = "steal_from"
     SWAP_HANDS_WITH = "swap_hands_with"
     SKIP_TURN = "skip_turn"
+    # Gloom: the richer card language's choices (a Character, a player, a card).
+    CHOOSE_TARGET = "choose_target"
+    CHOOSE_PLAYER = "choose_player"
+    CHOOSE_CARD = "choose_card"
     # Crazy Creatures: flip a Machine or make another player draw (R-C8).
     SAME_NUMBER = "same_number"
     # No question is open: the game is over, or (Gloom, inside ``apply``) the engine

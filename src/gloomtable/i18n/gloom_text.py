@@ -54,6 +54,7 @@ DECISIONS: dict[str, str] = {
     _D.SKIP_TURN: N_("choose a player who skips their next turn"),
     _D.STEAL_FROM: N_("choose a player to take a card from"),
     _D.SWAP_HANDS_WITH: N_("choose a player to swap hands with"),
+    _D.CHOOSE_TARGET: N_("choose a Character"),
     # kinds of action (not of decision) the table page labels the same way
     "choose_player": N_("choose a player"), "choose_card": N_("choose a card"),
     "claim_story": N_("claim a Story"),

@@ -34,6 +34,7 @@ import numpy as np
 
 from gloomtable.engine import DecisionKind
 from gloomtable.games.gloom.cards import CardType, Region
+from gloomtable.games.gloom.effects import LIMITS, OTHERS_LIMITS
 from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 
 FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
@@ -41,7 +42,7 @@ ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool"
 """Per-card zones besides "in a stack of relative seat k" and "in a stack in the middle"
 (the encoder's layout: :mod:`gloomtable.rl.encode_gloom` takes them from here)."""
 
-LIMIT_STEPS = frozenset({"draw_limit", "draw_limit_per_icon"})
+LIMIT_STEPS = frozenset(LIMITS) | frozenset(OTHERS_LIMITS)
 """The lasting steps ``GloomState.draw_limit`` adds up; without one the limit is the base."""
 _TEXT = int(Region.TEXT)
 CACHE_LIMIT = 10_000
@@ -184,6 +185,9 @@ class GloomObserver:
         self.deaths = frozenset(card.index for card in cards if card.type is CardType.UNTIMELY_DEATH)
         self.target_of = encoder.target_slot
         self.base_limits = [BASE_DRAW_LIMIT] * n
+        self.shared_limits = any(st.name in OTHERS_LIMITS for card in cards for e in card.effects
+                                 for st in e.steps)
+        """A card of the deck changes other seats' draw limits: every limit is asked again."""
         self.over_marks = [encoder.o_over]
         self.decision_marks: dict[tuple[str, int], list[int]] = {}
         """The slots a decision sets (its kind, who decides), by its kind and player."""
@@ -377,6 +381,8 @@ class GloomObserver:
                     lasting[p] = 1
         if enc.beginner:
             return self.base_limits
+        if self.shared_limits:
+            return [state.draw_limit(q) for q in range(self.n)]
         if seats is None:
             if not any(lasting):
                 return self.base_limits

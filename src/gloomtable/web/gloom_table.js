@@ -43,6 +43,7 @@ const DECISIONS = {
   skip_turn: () => _("choose a player who skips their next turn"),
   steal_from: () => _("choose a player to take a card from"),
   swap_hands_with: () => _("choose a player to swap hands with"),
+  choose_target: () => _("choose a Character"),
   claim_story: () => _("claim a Story"),
 };
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
+from gloomtable.games.gloom.step_hooks import WORTHS
+
 SLOTS = ("top", "middle", "bottom")
 """The three point slots (left edge) and the three icon slots (right edge)."""
 
@@ -68,6 +70,21 @@ class Effect:
     steps: tuple[Step, ...]
 
 
+SHIFTING = [False]
+"""Whether any card built in this process shifts Self-Worth: until one does, no stack
+looks for a shift (the classic sets never pay for it)."""
+
+
+def _shift(v: Visible) -> int:
+    """What the live lasting steps of a stack add to its Self-Worth."""
+    extra = 0
+    for st in v.lasting_steps:
+        hook = WORTHS.get(st.name)
+        if hook is not None:
+            extra += hook(st.param, v.icons)
+    return int(extra)
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card of a deck. ``index`` is its id within the game (actions use it)."""
@@ -94,10 +111,14 @@ class Card:
     gender: str | None = None
     """A Character's or Guest's grammatical gender (feminine, masculine, plural), for
     translations that inflect; ``None`` when the deck does not say (read as masculine)."""
+    shifts_worth: bool = False
+    """A lasting step of this card changes its stack's Self-Worth (``worth_per_icon``)."""
     prints: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Which regions this card prints into, indexed by :class:`Region`."""
 
     def __post_init__(self) -> None:
+        if self.shifts_worth:
+            SHIFTING[0] = True
         object.__setattr__(self, "prints", (
             *(p is not None for p in self.points),
             *(i is not None for i in self.icons),
@@ -163,6 +184,8 @@ class Visible:
         self._lasting: tuple[Step, ...] | None = None
         self.view_facts: Any = None
         """Slot for the view's per-stack facts (see ``view.character_view``)."""
+        if SHIFTING[0] and any(c.shifts_worth for c in stack):
+            self.self_worth += _shift(self)
 
     @property
     def lasting_steps(self) -> tuple[Step, ...]:
@@ -231,6 +254,9 @@ class Visible:
             v.icon_slots, v.icons = self.icon_slots, self.icons
         v._lasting = None
         v.view_facts = None
+        if SHIFTING[0] and (card.shifts_worth or any(c.shifts_worth for c in self.stack)):
+            top, mid, bottom = v.points
+            v.self_worth = (top or 0) + (mid or 0) + (bottom or 0) + _shift(v)
         return v
 
     @property

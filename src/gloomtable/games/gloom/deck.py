@@ -30,9 +30,10 @@ from gloomtable.games.gloom.cards import (
     Region,
     Step,
 )
+from gloomtable.games.gloom.deck_rules import language_problems
 from gloomtable.games.gloom.deck_schema import BackSpec, CharacterSpec, DeckSpec
 from gloomtable.games.gloom.deck_schema import json_schema as json_schema  # re-exported: `gloom deck schema`
-from gloomtable.games.gloom.effects import PRIMITIVES
+from gloomtable.games.gloom.effects import FOLLOWS, PRIMITIVES, WORTHS, allowed_in, step_icons, step_key
 
 SHIPPED_SETS = ("classic", "gloomier")
 
@@ -128,53 +129,56 @@ def _format_validation(data: Any, err: ValidationError) -> list[str]:
 
 def _parse_steps(raw: list[dict[str, Any]], when: str, where: str, problems: list[str],
                  depth: int = 0) -> tuple[Step, ...]:
+    """Each step validated once, by its primitive's own model (``effects.Primitive.model``)."""
     steps = []
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         if not isinstance(item, dict):
             problems.append(f"{here}: a step must be a table like {{ draw = 2 }}")
             continue
-        names = [k for k in item if k != "do"]
-        if len(names) != 1:
+        name = step_key(item)
+        if name is None:
             problems.append(f"{here}: a step names exactly one primitive, got {sorted(item)}")
             continue
-        name = names[0]
         prim = PRIMITIVES.get(name)
         if prim is None:
             problems.append(f"{here}: unknown effect primitive {name!r} "
                             f"(known: {', '.join(sorted(PRIMITIVES))})")
             continue
-        if when not in prim.when:
+        if not allowed_in(name, when):
             problems.append(f"{here}: primitive {name!r} is for {'/'.join(sorted(prim.when))} "
                             f"effects, not {when}")
             continue
+        if "do" in item and not prim.nests:
+            problems.append(f"{here}: only {', '.join(n for n, p in PRIMITIVES.items() if p.nests)} "
+                            "take a 'do' list")
+            continue
+        if prim.nests and (not isinstance(item.get("do"), list) or not item["do"]):
+            problems.append(f"{here}: {name} needs a non-empty 'do' list")
+            continue
         try:
-            param = prim.adapter.validate_python(item[name], strict=True)
+            model = prim.model.model_validate(item, strict=True)
         except ValidationError as exc:
             msg = "; ".join(e["msg"] for e in exc.errors())
             problems.append(f"{here}.{name}: {msg}")
             continue
+        param = getattr(model, name)
         sub: tuple[Step, ...] = ()
-        if name == "if_icon":
-            if "do" not in item or not isinstance(item["do"], list) or not item["do"]:
-                problems.append(f"{here}: if_icon needs a non-empty 'do' list")
-                continue
+        if prim.nests:
             if depth >= 3:
-                problems.append(f"{here}: if_icon nested too deep (at most 3)")
+                problems.append(f"{here}: {name} nested too deep (at most 3)")
                 continue
-            sub = _parse_steps(item["do"], when, f"{here}.do", problems, depth + 1)
-        elif "do" in item:
-            problems.append(f"{here}: only if_icon takes a 'do' list")
-            continue
+            # a trigger's steps happen now, when it fires: they are immediate ones
+            sub_when = "immediate" if prim.trigger is not None else when
+            sub = _parse_steps(item["do"], sub_when, f"{here}.do", problems, depth + 1)
         steps.append(Step(name, param, icon=param if name == "if_icon" else None, steps=sub))
     return tuple(steps)
 
 
 def _step_icons(steps: tuple[Step, ...]) -> list[str]:
-    out = []
+    out: list[str] = []
     for s in steps:
-        if s.name in ("if_icon", "draw_per_icon"):
-            out.append(s.param)
+        out.extend(step_icons(s.name, s.param))
         out.extend(_step_icons(s.steps))
     return out
 
@@ -227,7 +231,7 @@ def _build_back(bs: BackSpec, label: str, icons: tuple[str, ...], set_id: str,
             if icon not in icons:
                 problems.append(f"{label}.effects[{j}]: unknown icon {icon!r}")
         effects.append(Effect(es.when, steps))
-    follows = [s for e in effects for s in e.steps if s.name == "follows"]
+    follows = [s for e in effects for s in e.steps if s.name in FOLLOWS]
     if bs.type == "guest":
         if len(follows) != 1:
             problems.append(f"{label}.effects: a Guest follows exactly one thing "
@@ -333,12 +337,15 @@ def build_deck(data: Any, source: str, index_offset: int = 0) -> Deck:
                 prints_persistent_icon=cs.persistent_icon,
                 persistent_requires=tuple(region_of[r] for r in cs.persistent_requires),
                 effects=tuple(effects), set_id=spec.set.id,
+                shifts_worth=any(st.name in WORTHS for e in effects
+                                 if e.when in ("continuous", "persistent") for st in e.steps),
                 back_key=cs.back.id if isinstance(cs, CharacterSpec) and cs.back else None,
                 gender=cs.gender if isinstance(cs, CharacterSpec) else None,
             ))
             for step_where, step in _all_steps(effects, label):
-                if step.name == "follows":
+                if step.name in FOLLOWS:
                     problems.append(f"{step_where}: only a Guest may follow (R-H7)")
+            problems += language_problems(label, ctype, effects)
     # The reverse sides come after every front, so classic card indices never move.
     for back in back_cards:
         cards.append(replace(back, index=index_offset + len(cards)))

@@ -45,18 +45,19 @@ class IconsSpec(SlotsSpec):
     bottom: str | None = None
 
 
-def _step_schema() -> dict[str, Any]:
+def _step_schema(defs: dict[str, Any]) -> dict[str, Any]:
+    """Every step's own model (``effects.Primitive.model``), as one ``oneOf``: the
+    discriminated union of the primitives, by the key each names."""
     alternatives = []
     for prim in PRIMITIVES.values():
-        props: dict[str, Any] = {prim.name: prim.adapter.json_schema()}
-        required = [prim.name]
-        if prim.name == "if_icon":
-            props["do"] = {"type": "array", "items": {"$ref": "#/$defs/Step"}}
-            required.append("do")
-        alternatives.append({
-            "type": "object", "description": prim.doc, "properties": props,
-            "required": required, "additionalProperties": False,
-        })
+        sch = prim.model.model_json_schema(ref_template="#/$defs/{model}")
+        defs.update(sch.pop("$defs", {}))
+        sch["description"] = prim.doc
+        sch.pop("title", None)
+        if prim.nests:
+            sch["properties"]["do"] = {"type": "array", "minItems": 1, "maxItems": 12,
+                                       "items": {"$ref": "#/$defs/Step"}}
+        alternatives.append(sch)
     return {"oneOf": alternatives}
 
 
@@ -152,7 +153,7 @@ def json_schema() -> dict[str, Any]:
     """The JSON Schema of a deck file, with every effect primitive spelled out."""
     schema = DeckSpec.model_json_schema()
     defs = schema.setdefault("$defs", {})
-    defs["Step"] = _step_schema()
+    defs["Step"] = _step_schema(defs)
     defs["EffectSpec"]["properties"]["do"]["items"] = {"$ref": "#/$defs/Step"}
     schema["title"] = "gloomtable Gloom deck"
     return schema

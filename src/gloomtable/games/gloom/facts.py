@@ -18,6 +18,7 @@ from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
+from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, TRIGGERS, TURN_DRAWS
 
 ACTIONS_PER_TURN = 20
 """Most actions of one turn: two plays, free plays, the responses to each and the
@@ -64,7 +65,8 @@ def card_answers(response_card: Card, played: Card) -> bool:
         if effect.when != "response":
             continue
         for step in effect.steps:
-            if step.name == "cancel" and step.param == played.type.value:
+            hook = CANCELS.get(step.name)
+            if hook is not None and hook(step.param) == played.type.value:
                 return True
     return False
 
@@ -75,7 +77,8 @@ def answerable_types(cards: list[Card]) -> frozenset[CardType]:
     for card in cards:
         for effect in card.effects:
             if effect.when == "response":
-                out.update(CardType(s.param) for s in effect.steps if s.name == "cancel")
+                out.update(CardType(CANCELS[s.name](s.param)) for s in effect.steps
+                           if s.name in CANCELS)
     return frozenset(out)
 
 
@@ -95,7 +98,7 @@ class GloomFacts:
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "answerable", "answers", "beginner", "codec", "config",
                  "deaths", "deck", "draw_events", "edition", "has_turn_draw", "lasting_cards",
-                 "name", "stack_visible", "turn_cap")
+                 "name", "response_steps", "shared_limits", "stack_visible", "triggers", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -143,9 +146,20 @@ class GloomFacts:
             c.index for c in cards if any(e.when in ("continuous", "persistent") for e in c.effects))
         """Cards with a continuous or persistent effect: a stack without one of them has
         no lasting effect to show (R-G18, R-G19), whatever shows on it."""
-        self.has_turn_draw: bool = any(st.name == "turn_draw" for c in cards for e in c.effects
+        self.has_turn_draw: bool = any(st.name in TURN_DRAWS for c in cards for e in c.effects
                                        for st in _steps(e.steps))
         """Whether any card of the deck draws at the start of a turn (skips a scan if not)."""
+        self.triggers: frozenset[str] = frozenset() if self.beginner else frozenset(
+            TRIGGERS[st.name](st.param) for c in cards for e in c.effects for st in e.steps
+            if st.name in TRIGGERS)
+        """The table events some trigger of the deck waits for (none: nothing is looked at)."""
+        self.shared_limits: bool = any(st.name in OTHERS_LIMITS for c in cards for e in c.effects
+                                       for st in e.steps)
+        """Whether a card changes other players' draw limits (else a limit is its holder's own)."""
+        self.response_steps: dict[int, tuple[Step, ...]] = {
+            c.index: steps for c in cards for e in c.effects if e.when == "response"
+            for steps in (tuple(st for st in e.steps if st.name not in CANCELS),) if steps}
+        """Response card -> the steps its responder resolves once it has cancelled (R-G20)."""
         self.draw_events: tuple[tuple[Event, ...], ...] = tuple(
             tuple(Event("draw", M.DRAW, (p, c), p, c, private_to=p, public_msg=M.DRAW_HIDDEN,
                         public_args=(p,), game=self) for c in range(len(cards)))

@@ -60,6 +60,7 @@ FINISH_PLAY = "_finish_play"
 ASK_RESPONSES = "_respond"
 DISCARD_EVENT = "_discard_event"
 FOLLOW = "_follow"
+DRAW_UP = "_draw_up"
 
 # The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
 # a NamedTuple's own __new__ is one more Python call, and every action makes several.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import DecisionKind, Event, Msg, Rng
 from gloomtable.games.gloom.actions import Codec
-from gloomtable.games.gloom.cards import Card, CardType, Step, Visible
+from gloomtable.games.gloom.cards import SHIFTING, Card, CardType, Step, Visible
 from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import Ctx, Decision, Task, new
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 
 _MODIFIER = CardType.MODIFIER  # (an enum member read off its class is a slow lookup)
+_SHIFTING = SHIFTING  # whether any card shifts Self-Worth (cards.SHIFTING)
 
 
 class Board:
@@ -141,7 +142,7 @@ class Board:
             if v is not None:
                 return v.self_worth
             below = seen.below.get(char)
-            if below is not None:
+            if below is not None and not _SHIFTING[0]:
                 top, mid, bottom = below.points
                 card = self.cards[stack[-1]]
                 prints, points = card.prints, card.points
@@ -315,6 +316,51 @@ class Board:
     def skip_next_turn(self, p: int, by: int) -> None:
         self.skips[p] += 1
         self.emit("skip", M.SKIP, (p,), player=by, target=p)
+
+    # --- the richer card language's moves (docs/decks.md) -------------------------
+
+    def modifiers_on(self, char: int) -> list[int]:
+        """The cards above ``char`` on its stack, bottom first."""
+        return self.stacks[char][1:]
+
+    def change_family(self, char: int, to: int, by: int) -> None:
+        """A Character leaves its family for player ``to``'s, with its whole stack."""
+        old = self.controller[char]
+        self.families[old].remove(char)
+        self.families[to].append(char)
+        self.controller[char] = to
+        self._seen().regrouped(char)
+        self.emit("change_family", M.CHANGE_FAMILY, (char, to), player=by, card=char, target=to)
+
+    def move_stack(self, src: int, dst: int, by: int) -> None:
+        """Every card above ``src`` moves onto ``dst``, keeping their order."""
+        moved = []
+        while len(self.stacks[src]) > 1:
+            moved.append(self.lift_top(src))
+        for m in reversed(moved):
+            self.lay(dst, m)
+        self.emit("move_stack", M.MOVE_STACK, (src, dst), player=by, card=src, target=dst,
+                  amount=len(moved))
+
+    def take_from_hand(self, p: int, victim: int, c: int) -> None:
+        """``p`` takes the card ``c`` they chose from ``victim``'s hand."""
+        self.hands[victim].remove(c)
+        self.hands[p].append(c)
+        self.emit("steal", M.STEAL, (p, c, victim), player=p, card=c, target=victim,
+                  private_to=p, public_msg=M.STEAL_HIDDEN, public_args=(p, victim))
+
+    def give(self, p: int, to: int, c: int) -> None:
+        """``p`` gives ``c`` from their hand to ``to``."""
+        self.hands[p].remove(c)
+        self.hands[to].append(c)
+        self.emit("give", M.GIVE, (p, c, to), player=p, card=c, target=to, private_to=p,
+                  public_msg=M.GIVE_HIDDEN, public_args=(p, to))
+
+    def take_back(self, p: int, c: int) -> None:
+        """``p`` takes ``c`` from the discard pile into their hand."""
+        self.discard.remove(c)
+        self.hands[p].append(c)
+        self.emit("take_back", M.TAKE_BACK, (p, c), player=p, card=c)
 
     # --- the only ways to change a stack (they keep ``seen`` true) -----------------
 

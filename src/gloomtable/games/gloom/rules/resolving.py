@@ -20,10 +20,12 @@ from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.responses import ask_respond
 from gloomtable.games.gloom.rules.scoring import check_end
 from gloomtable.games.gloom.rules.stories import follow
-from gloomtable.games.gloom.rules.turn import end_turn
+from gloomtable.games.gloom.rules.triggers import fire
+from gloomtable.games.gloom.rules.turn import draw_up, end_turn
 from gloomtable.games.gloom.tasks import (
     ASK_RESPONSES,
     DISCARD_EVENT,
+    DRAW_UP,
     FINISH_PLAY,
     FOLLOW,
     PLAY_FOR,
@@ -59,6 +61,12 @@ def finish_play(s: Board, task: Task) -> None:
                 return
         if s.guests:
             s.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
+        if s.game.triggers:  # after the card's own effects, before a Guest follows
+            owner = s.controller.get(target, -1)
+            if card.type is _DEATH and "death" in s.game.triggers:
+                fire(s, "death", owner, target)
+            if "played_on" in s.game.triggers:
+                fire(s, "played_on", owner, target, card)
     if resolver < 0:
         return  # **Decision:** nobody resolves a card played on a Guest in the middle
     if not s.game.beginner:
@@ -71,6 +79,11 @@ def discard_event(s: Board, task: Task) -> None:
     """R-G16: an Event goes to the discard pile once its effects are resolved."""
     s.limbo.remove(task.ctx.card)
     s.discard.append(task.ctx.card)
+
+
+def draw_up_task(s: Board, task: Task) -> None:
+    """The end of a turn, once the triggers waiting for it are resolved."""
+    draw_up(s)
 
 
 def resume(s: Board, task: Task, action: int) -> None:
@@ -105,5 +118,6 @@ ENGINE_STEPS: dict[str, Callable[[Board, Task], None]] = {
     ASK_RESPONSES: ask_respond,
     DISCARD_EVENT: discard_event,
     FOLLOW: follow,
+    DRAW_UP: draw_up_task,
 }
 """The engine's own queued steps, by name (anything else is an effect primitive)."""

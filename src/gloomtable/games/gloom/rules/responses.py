@@ -13,7 +13,7 @@ import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.rules.board import Board
-from gloomtable.games.gloom.tasks import RESPOND, Decision, Task, new
+from gloomtable.games.gloom.tasks import RESPOND, Ctx, Decision, Task, new
 
 PASS = Codec.PASS  # (a class attribute read through an instance is slow)
 _LET_IT_STAND = (PASS,)
@@ -68,3 +68,6 @@ def respond(s: Board, d: Decision, action: int) -> None:
     s.discard.append(c)
     s.cancelled = True
     s.emit("response", M.RESPONSE, (p, c, ctx.card), player=p, card=c, target=ctx.card)
+    more = s.game.response_steps.get(c) if s.game.response_steps else None
+    if more:  # a response that does more than cancel: its responder resolves the rest
+        s.push_steps(new(Ctx, (p, c, -1, ())), more)

@@ -10,6 +10,8 @@ R-H8 and R-H9 (see :mod:`lasting` and :mod:`scoring`).
 from __future__ import annotations
 
 import gloomtable.games.gloom.messages as M
+from gloomtable.games.gloom.cards import Card, Step
+from gloomtable.games.gloom.effects import FOLLOWS
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import UNCONTROLLED, Ctx, Task
 
@@ -60,6 +62,15 @@ def claim(s: Board, p: int, story: int) -> None:
             s.push_steps(Ctx(p, story, -1, ()), effect.steps)
 
 
+def _follows_card(steps: tuple[Step, ...], card: Card) -> bool:
+    """Whether a Guest's persistent steps follow ``card`` (the registry's hook, R-H7)."""
+    for st in steps:
+        hook = FOLLOWS.get(st.name)
+        if hook is not None and hook(st.param, card):
+            return True
+    return False
+
+
 def follow(s: Board, task: Task) -> None:
     """R-H7: after a card resolves on a Character, each Guest whose live persistent
     'follows' matches it joins that Character's family with its whole stack.
@@ -77,7 +88,7 @@ def follow(s: Board, task: Task) -> None:
         if g == ctx.target or s.controller[g] == dest or s.is_dead(g):
             continue
         for effect in s.visible_of(g).live_effects("persistent"):
-            if any(st.name == "follows" and st.param.triggered_by(card) for st in effect.steps):
+            if _follows_card(effect.steps, card):
                 old = s.controller[g]
                 s.controller[g] = dest
                 if old < 0:

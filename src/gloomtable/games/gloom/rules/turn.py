@@ -12,10 +12,12 @@ from functools import lru_cache
 
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
+from gloomtable.games.gloom.effects import LIMITS, OTHERS_LIMITS, TURN_DRAWS
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.lasting import held_steps
 from gloomtable.games.gloom.rules.scoring import end_game
-from gloomtable.games.gloom.tasks import PLAY_FOR
+from gloomtable.games.gloom.rules.triggers import fire
+from gloomtable.games.gloom.tasks import DRAW_UP, PLAY_FOR, Ctx, Task
 
 BASE_DRAW_LIMIT = 5  # R-G14
 
@@ -30,15 +32,28 @@ def draw_limit(s: Board, p: int) -> int:
     """R-G14: 5, changed by the lasting effects that apply to ``p``.
     **Decision:** never below 1."""
     total = BASE_DRAW_LIMIT
+    if s.game.shared_limits:
+        total += others_limit(s, p)
     steps = held_steps(s, p)
     if not steps:
-        return total
+        return max(1, total)
     for step in steps:
-        if step.name == "draw_limit":
-            total += step.param
-        elif step.name == "draw_limit_per_icon":
-            total += step.param.n * s.count_icons(p, step.param.icon)
+        hook = LIMITS.get(step.name)
+        if hook is not None:
+            total += hook(s, p, step.param)
     return max(1, total)
+
+
+def others_limit(s: Board, p: int) -> int:
+    """What the lasting effects other players hold add to ``p``'s draw limit."""
+    total = 0
+    for q in range(s.n):
+        if q != p:
+            for step in held_steps(s, q):
+                hook = OTHERS_LIMITS.get(step.name)
+                if hook is not None:
+                    total += hook(step.param)
+    return total
 
 
 def begin_turn(s: Board, p: int) -> None:
@@ -64,16 +79,29 @@ def begin_turn(s: Board, p: int) -> None:
         if s.game.has_turn_draw:
             extra = 0
             for st in held_steps(s, p):
-                if st.name == "turn_draw":
-                    extra += st.param
+                hook = TURN_DRAWS.get(st.name)
+                if hook is not None:
+                    extra += hook(st.param)
             if extra:
                 s.draw(p, extra)
+        if s.game.triggers and "turn_start" in s.game.triggers and fire(s, "turn_start", p, -1):
+            return  # the triggers run first; the play decision follows them (resolving.run)
         s.decision = PLAY_FOR[p]
         return
 
 
 def end_turn(s: Board) -> None:
-    """R-G14: draw up to the draw limit; the next player plays."""
+    """R-G14: draw up to the draw limit; the next player plays. Triggers waiting for the
+    turn's end happen first."""
+    if s.game.triggers and "turn_end" in s.game.triggers:
+        s.queue.append(Task(DRAW_UP, Ctx(s.turn_player, -1, -1, ()), None))
+        fire(s, "turn_end", s.turn_player, -1)
+        return
+    draw_up(s)
+
+
+def draw_up(s: Board) -> None:
+    """R-G14: the turn player draws up to their draw limit; the next player plays."""
     p = s.turn_player
     want = draw_limit(s, p) - len(s.hands[p])
     if want > 0:
