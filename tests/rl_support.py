@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 
@@ -33,6 +34,18 @@ def needs(module: str, extra: str) -> ModuleType:
     except ImportError as exc:
         why = (f"{module} is not installed ({exc}): pip install torch==2.13.0 "
                f"\"gloomtable[{extra}]\" (docs/rl.md)")
+    if os.environ.get("CI"):
+        pytest.fail(f"{why}; under CI this test must run", pytrace=False)
+    pytest.skip(why, allow_module_level=True)
+
+
+def installed(module: str, extra: str) -> None:
+    """As :func:`needs`, at a module's top, without importing ``module`` (torch and the
+    trainers take seconds to import; the suite is collected by every worker): only that
+    it is installed. The tests import it themselves."""
+    if importlib.util.find_spec(module) is not None:
+        return
+    why = f"{module} is not installed: pip install torch==2.13.0 \"gloomtable[{extra}]\" (docs/rl.md)"
     if os.environ.get("CI"):
         pytest.fail(f"{why}; under CI this test must run", pytrace=False)
     pytest.skip(why, allow_module_level=True)

@@ -5,11 +5,11 @@ on the example deck with too few Deaths and on the classic set (real games betwe
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_support import gloom
 from gloom_helpers import MIX_ONLY_DECK
 from gloomtable.designer.balance import figures, run_balance
 from gloomtable.designer.playtest import REASONS
@@ -17,12 +17,11 @@ from gloomtable.games.gloom.deck import load_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "too-few-deaths.toml"
-GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 
 
 def check(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GLOOM, "deck", "check", *args], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+    """``gloom deck check ARGS``, run in this process (tests/cli_support.py)."""
+    return gloom("deck", "check", *args, cwd=ROOT)
 
 
 @pytest.mark.slow
@@ -88,7 +87,6 @@ def test_deck_check_and_gallery_take_a_mix_with_spaces_or_commas(tmp_path: Path)
     assert "one draw pile of 176 cards" in spaced.stdout
     for args in (["classic", "gloomier"], ["classic,gloomier"]):
         out = tmp_path / "g.html"
-        proc = subprocess.run([*GLOOM, "deck", "gallery", *args, "--out", str(out)],
-                              capture_output=True, text=True, timeout=600, cwd=ROOT)
+        proc = gloom("deck", "gallery", *args, "--out", str(out), cwd=ROOT)
         assert proc.returncode == 0, proc.stderr
         assert "Hemlock Hall" in out.read_text()

@@ -1,4 +1,5 @@
-"""Gloomier and mixed sets through the ``gloom`` command, as a user runs it."""
+"""Gloomier and mixed sets through the ``gloom`` command, as a user runs it (in this
+process, tests/cli_support.py: the same app, arguments, exit codes and output)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.test_cli import run
 
+from cli_support import gloom as run
 from gloomtable.engine.record import GameRecord
 
 

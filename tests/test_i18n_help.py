@@ -1,9 +1,16 @@
 """Issue 32: ``gloom --lang es|ru --help`` and every subcommand's ``--help`` show none
 of our English texts, nor typer's frame words around them ("Usage:", "Options",
-"[default: …]", "Show this message and exit.")."""
+"[default: …]", "Show this message and exit.").
+
+The language is chosen once, from the command line, when the program starts, so each
+language's pages come from a process started as ``gloom --lang LANG``: one process per
+language prints every command's ``--help`` (through the same app, with the same prog
+name and width), instead of one process per page."""
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import re
 import subprocess
@@ -12,6 +19,21 @@ import sys
 import pytest
 
 GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
+PAGES = """
+import json, sys
+from typer.testing import CliRunner
+from gloomtable.cli.main import app
+lang, cmds = sys.argv[2], json.loads(sys.stdin.read())
+out = {}
+for cmd in cmds:
+    r = CliRunner().invoke(app, ["--lang", lang, *cmd, "--help"], prog_name="python -m gloomtable.cli.main",
+                           env={"COLUMNS": "200", "TERMINAL_WIDTH": "200"}, catch_exceptions=False)
+    assert r.exit_code == 0, (cmd, r.output[-2000:])
+    out[" ".join(cmd)] = r.stdout
+print(json.dumps(out))
+"""
+"""Started as ``python -c PAGES --lang LANG`` (what the program reads at start), it
+prints the help page of every command it is given, as JSON."""
 COMMANDS = [[], ["play"], ["simulate"], ["replay"], ["rules"], ["balance"], ["bench"], ["learn"],
             ["tournament"], ["deck"], ["deck", "check"], ["deck", "schema"], ["deck", "new"],
             ["deck", "gallery"], ["db"], ["db", "copy"], ["db", "backup"], ["db", "restore"]]
@@ -35,7 +57,24 @@ SAME_IN_EVERY_LANGUAGE = {
 }
 
 
+@functools.cache
+def _pages(lang: str) -> dict[str, str]:
+    """Every command's help page in ``lang``, from one process started with ``--lang lang``."""
+    env = {**os.environ, "COLUMNS": "200", "TERMINAL_WIDTH": "200"}
+    proc = subprocess.run([sys.executable, "-c", PAGES, "--lang", lang],
+                          input=json.dumps([*COMMANDS, ["serve"]]), capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    pages: dict[str, str] = json.loads(proc.stdout)
+    return pages
+
+
 def _help(lang: str, cmd: list[str]) -> str:
+    return _pages(lang)[" ".join(cmd)]
+
+
+def _help_alone(lang: str, cmd: list[str]) -> str:
+    """One page from its own ``gloom --lang LANG CMD --help`` process."""
     env = {**os.environ, "COLUMNS": "200", "TERMINAL_WIDTH": "200"}
     proc = subprocess.run([*GLOOM, "--lang", lang, *cmd, "--help"], capture_output=True, text=True,
                           env=env, timeout=120)
@@ -78,3 +117,11 @@ def test_serve_help_shows_no_english_words_of_ours(lang: str) -> None:
     shown = _help(lang, ["serve"])
     left = sorted((english & _words(shown)) - SAME_IN_EVERY_LANGUAGE)
     assert not left, f"gloom --lang {lang} serve --help shows English: {left}\n{shown}"
+
+
+@pytest.mark.parametrize("lang", ["es", "ru"])
+def test_a_page_of_its_own_process_is_the_page_above(lang: str) -> None:
+    """The pages above come from one process per language; a page of its own
+    ``gloom --lang LANG … --help`` process is the same, frame and all."""
+    for cmd in (["play"], ["db", "copy"]):
+        assert _help_alone(lang, cmd) == _help(lang, cmd)

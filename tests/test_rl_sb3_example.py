@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rl_support import needs
+from rl_support import installed
 
-needs("sb3_contrib", "sb3")
+installed("sb3_contrib", "sb3")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sb3_maskable_ppo.py"
 
 

@@ -6,37 +6,29 @@ briefly against a random opponent. Skipped without Tianshou (the ``tianshou``
 extra, which brings torch), except under CI, which installs it (.ci/run) and
 fails here if it is missing."""
 
-# ruff: noqa: E402  (the imports of Tianshou follow the check that it is installed)
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import numpy as np
 import pytest
 
-from rl_support import needs
+from rl_support import installed
 
-needs("tianshou", "tianshou")  # skip, or fail under CI, before the imports below need it
-import torch
-from tianshou.algorithm import (
-    DQN,
-    MARLRandomDiscreteMaskedOffPolicyAlgorithm,
-    MultiAgentOffPolicyAlgorithm,
-)
-from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
-from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Collector, CollectStats, VectorReplayBuffer
-from tianshou.env import DummyVectorEnv
-from tianshou.env.pettingzoo_env import PettingZooEnv
-from tianshou.trainer import OffPolicyTrainerParams
-from tianshou.utils.net.common import Net
+installed("tianshou", "tianshou")  # skip, or fail under CI; imported by the tests themselves
+# (torch and Tianshou take seconds to import: not while the suite is being collected)
 
 
 def make(name: str):
+    from tianshou.env.pettingzoo_env import PettingZooEnv
+
     return lambda: PettingZooEnv(importlib.import_module(f"gloomtable.rl.{name}").env(players=2))
 
 
-def random_pair(env: PettingZooEnv) -> MultiAgentOffPolicyAlgorithm:
+def random_pair(env: Any) -> Any:
+    from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
+
     return MultiAgentOffPolicyAlgorithm(
         algorithms=[MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
                     for _ in env.agents], env=env)
@@ -45,6 +37,9 @@ def random_pair(env: PettingZooEnv) -> MultiAgentOffPolicyAlgorithm:
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "episodes"), [("creatures_v0", 60), ("gloom_v0", 40)])
 def test_the_collector_fills_a_buffer_with_whole_games(name: str, episodes: int) -> None:
+    from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+
     envs = DummyVectorEnv([make(name) for _ in range(4)])
     envs.seed(0)
     np.random.seed(0)
@@ -66,6 +61,20 @@ def test_the_collector_fills_a_buffer_with_whole_games(name: str, episodes: int)
 
 @pytest.mark.slow
 def test_dqn_trains_against_a_random_opponent() -> None:
+    import torch
+    from tianshou.algorithm import (
+        DQN,
+        MARLRandomDiscreteMaskedOffPolicyAlgorithm,
+        MultiAgentOffPolicyAlgorithm,
+    )
+    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.trainer import OffPolicyTrainerParams
+    from tianshou.utils.net.common import Net
+
+
     torch.manual_seed(0)
     np.random.seed(0)
     env = make("creatures_v0")()
