@@ -114,7 +114,7 @@ class GameEntry:
     name: str
     """The name records, the lobby, ``--game`` and views use."""
     title: str
-    """The full English title (lobby, OpenSpiel's long name)."""
+    """The full English title (lobby, table page, OpenSpiel's long name), a message id."""
     short_title: str
     """The name a player reads, a message id (terminal heading, chronicle title)."""
     package: str
@@ -137,7 +137,7 @@ class GameEntry:
     bots: Hook[BotFactory]
     """Its bots by level (``bots/levels.py`` for the shipped games)."""
     determinizer: Hook[Determinizer]
-    """Sampled states from a view, for search (``bots/determinize.py``)."""
+    """Sampled states from a view, for search (the game's own ``determinize.py``)."""
     narrator: Hook[Narrator]
     """A bot's told line about a play (``bots/narration.py``)."""
     encoder: Hook[EncoderFactory]
@@ -153,7 +153,7 @@ class GameEntry:
     """What a lesson step asks for at its table (``learn/guide.py``); None: no lessons."""
     hidden_piles: tuple[str, ...] = ()
     """State fields holding cards no player sees, besides other hands (a search
-    deals them anew: ``rl/resample.py``)."""
+    deals them anew: ``games/resample.py``)."""
     sorted_zones: frozenset[str] = frozenset()
     """Of ``hands`` and :attr:`hidden_piles`, those the state keeps sorted."""
     rules_pictures: Hook[RulesPictures] | None = None
@@ -231,14 +231,14 @@ _EDITION_BEGINNER: tuple[Mapping[str, Any], ...] = (
     {"key": "beginner", "kind": "bool", "label": "Beginner (no card effects)", "default": False})
 
 _GLOOM = GameEntry(
-    name="gloom", title="Gloom", short_title=N_("Gloom"), package="gloom",
+    name="gloom", title=N_("Gloom"), short_title=N_("Gloom"), package="gloom",
     factory=Hook.named("gloomtable.games.gloom.game", "make"), players=(2, 5), default_players=4,
     options=frozenset({"edition", "beginner", "tiebreak", "first_player", "setup", "draft_size",
                        "stories_guests"}),
     mixes_sets=True, set_ids=Hook.named("gloomtable.games.gloom.deck", "shipped_sets"),
     deck_schema=Hook.named("gloomtable.games.gloom.deck", "json_schema"),
     bots=Hook.named("gloomtable.bots.levels", "gloom_bot"),
-    determinizer=Hook.named("gloomtable.bots.determinize", "GLOOM", Determinizer),
+    determinizer=Hook.named("gloomtable.games.gloom.determinize", "GLOOM", Determinizer),
     narrator=Hook.named("gloomtable.bots.narration", "narrate_gloom"),
     encoder=Hook.named("gloomtable.rl.encode_gloom", "encoder_for"),
     presenter=Hook.named("gloomtable.games.gloom.present", "codec_choice"),
@@ -254,7 +254,7 @@ _GLOOM = GameEntry(
 _SHIPPED: dict[str, GameEntry] = {e.name: e for e in (
     _GLOOM,
     replace(  # Gloom with the Gloomier set (R-H1..R-H10)
-        _GLOOM, name="gloomier", title="Gloomier: A Night at Hemlock Hall",
+        _GLOOM, name="gloomier", title=N_("Gloomier: A Night at Hemlock Hall"),
         short_title=N_("Gloomier"),
         defaults=MappingProxyType({"sets": ("gloomier",)}),
         lobby_options=({"key": "stories_guests", "kind": "choice",
@@ -262,14 +262,14 @@ _SHIPPED: dict[str, GameEntry] = {e.name: e for e in (
                        *_EDITION_BEGINNER),
         spiel_params={"players": 4, "sets": "gloomier", "stories_guests": 2, "turn_cap": 500}),
     GameEntry(
-        name="creatures", title="Crazy Creatures of Dr. Gloom", short_title=N_("Crazy Creatures"),
+        name="creatures", title=N_("Crazy Creatures of Dr. Gloom"), short_title=N_("Crazy Creatures"),
         package="creatures", factory=Hook.named("gloomtable.games.creatures.game", "make"),
         players=(2, 4), default_players=3, options=frozenset({"rounds", "first_player"}),
         mixes_sets=False, set_ids=Hook.named("gloomtable.games.creatures.cards", "registered_sets"),
         hidden_piles=("reserve", "aside"), sorted_zones=frozenset({"hands", "aside"}),
         deck_schema=Hook.named("gloomtable.games.creatures.cards", "json_schema"),
         bots=Hook.named("gloomtable.bots.levels", "creatures_bot"),
-        determinizer=Hook.named("gloomtable.bots.determinize", "CREATURES", Determinizer),
+        determinizer=Hook.named("gloomtable.games.creatures.determinize", "CREATURES", Determinizer),
         narrator=Hook.named("gloomtable.bots.narration", "narrate_creatures"),
         encoder=Hook.named("gloomtable.rl.encode_creatures", "encoder_for"),
         presenter=Hook.named("gloomtable.games.creatures.present", "creatures_choice"),

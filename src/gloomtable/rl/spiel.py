@@ -35,7 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on the optional extra
 from gloomtable.engine import Game
 from gloomtable.engine.protocol import Information
 from gloomtable.games import make_game, registry
-from gloomtable.rl.resample import ResampleError, resample
+from gloomtable.games.resample import ResampleError, resample
 
 DEFAULT_DEALS = 1 << 16
 MAX_DEALS = 1 << 40
@@ -401,7 +401,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type 
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         """A state the player cannot tell from this one, for search (ISMCTS): the
-        cards hidden from it dealt anew (:mod:`gloomtable.rl.resample`), its
+        cards hidden from it dealt anew (:mod:`gloomtable.games.resample`), its
         information states (every kind already asked, and the default) equal to
         this state's. Such a state is for search only: its history still names
         the original deal, and other players' recall starts at the sample."""

@@ -1,0 +1,88 @@
+"""Crazy Creatures' determinizer (the registry's ``determinizer``): a full state
+consistent with one seat's view at its own turn, for a bot's search. The cards it
+cannot see (other hands, the Reserve, the set-aside cards) are re-dealt at random,
+and the players who passed since the last play hold nothing that fits now (R-C5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gloomtable.engine import DecisionKind, Rng
+from gloomtable.engine.hooks import Sampler
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
+from gloomtable.games.views import ViewDeterminizer, game_for_view
+
+
+def _creatures_sampler(view: CreaturesView) -> Sampler | None:
+    from gloomtable.games.creatures.cards import COLOUR, FITS, NUM_CREATURES, NUMBER
+
+    me = view.get("viewer")
+    if view.get("over") or me is None or view.get("current_player") != me:
+        return None
+    n = view["players"]
+    game = game_for_view(view)
+    hand = [c["id"] for c in view["hand"]]
+    piles = [[c["id"] for c in m["pile"]] for m in view["machines"]]
+    seen = set(hand)
+    for pile in piles:
+        seen.update(pile)
+    unknown = [c for c in range(NUM_CREATURES) if c not in seen]
+    counts = list(view["hand_counts"])
+    if sum(counts) - counts[me] + view["reserve_count"] + view["aside_count"] != len(unknown):
+        return None
+
+    # The players who passed since the last play hold nothing that fits now (R-C5).
+    tops = [m["top"] or 0 for m in view["machines"]]
+    plus = [1 if m["side"] == "+" else 0 for m in view["machines"]]
+    passers = {(me - k) % n for k in range(1, min(view["passes_in_row"], n - 1) + 1)}
+    misfits = [c for c in unknown if not FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
+    if sum(counts[p] for p in passers) > len(misfits):
+        return None
+
+    def redeal(s: Any, seed: int) -> Any:
+        rng = Rng(seed)
+        pool = list(misfits)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[me] = list(hand)
+        for p in sorted(passers):
+            hands[p] = sorted(pool[:counts[p]])
+            pool = pool[counts[p]:]
+        dealt = {c for h in hands for c in h}
+        deal = [c for c in unknown if c not in dealt]
+        rng.shuffle(deal)
+        for p in range(n):
+            if p != me and p not in passers:
+                hands[p] = sorted(deal[:counts[p]])
+                deal = deal[counts[p]:]
+        s.hands = hands
+        s.reserve = deal[:view["reserve_count"]]
+        s.aside = sorted(deal[view["reserve_count"]:])
+        s.rng = rng
+        return s
+
+    def build(seed: int) -> Any:
+        s = game.new_initial_state(seed)
+        s.piles = [list(p) for p in piles]
+        s.plus = [1 if m["side"] == "+" else 0 for m in view["machines"]]
+        s.round = view["round"] - 1
+        s.start_player = view["start_player"]
+        s.current = me
+        s.pending = view["decision"] == DecisionKind.SAME_NUMBER
+        s.passes = view["passes_in_row"]
+        s.closer = -1 if view["closer"] is None else view["closer"]
+        s.final_left = view["final_turns_left"] or 0
+        s.totals = list(view["totals"])
+        s.round_scores = [list(r) for r in view["round_scores"]]
+        s.turns = view["turns"]
+        s.over = False
+        s.capped = False
+        return redeal(s, seed)
+
+    template = build(0)
+    return lambda seed: redeal(template.clone(), seed)
+
+
+CREATURES = ViewDeterminizer(
+    config=lambda view: {"players": creatures_view(view)["players"], "rounds": view["rounds"]},
+    sampler=lambda view: _creatures_sampler(creatures_view(view)))
