@@ -342,7 +342,8 @@ class LiveTable:
         """What the table page and its API show: nobody's token, nobody's cards, and the
         deal's seed only once the game is over (so the record replays, and nobody
         playing can know the shuffle)."""
-        return {"id": self.id, "game": self.row.game, "board": registry.entry(self.row.game).package,
+        entry = registry.entry(self.row.game)  # the page's board and title, from the registry
+        return {"id": self.id, "game": self.row.game, "board": entry.package, "title": entry.title,
                 "config": self.game.config_dict(),
                 "options": self.options, "listed": self.row.listed, "seats": self.public_seats(),
                 "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,

@@ -44,14 +44,10 @@ function saveFlag(key, on) {
   try { localStorage.setItem(key, on ? "1" : "0"); } catch { /* private mode */ }
 }
 
-const GAME_TITLES = {
-  gloom: () => _("Gloom"),
-  gloomier: () => _("Gloomier: A Night at Hemlock Hall"),
-  creatures: () => _("Crazy Creatures of Dr. Gloom"),
-};
-
-export function gameTitle(name) {
-  return GAME_TITLES[name] ? GAME_TITLES[name]() : name;
+/** A table's title in the reader's language: the registry's English title (a message
+ *  id of the catalogue) that the server sends with the table, else its game's name. */
+export function gameTitle(name, title) {
+  return title ? _(title) : name;
 }
 
 const ERROR_TEXT = {
@@ -342,10 +338,10 @@ export class TablePage {
       const game = this.info.game;
       this.board = new (BOARDS[this.info.board] || ButtonsBoard)(this);
       // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
-      replace(this.els.title, gameTitle(game), this.info.fixed_deal
+      replace(this.els.title, gameTitle(game, this.info.title), this.info.fixed_deal
         ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null,
       uploadedDecks(this.info.options));
-      document.title = `${gameTitle(game)} \u2013 gloomtable`;
+      document.title = `${gameTitle(game, this.info.title)} \u2013 gloomtable`;
       this.announcer.setBase(document.title);
       this.sendSavedName();
     } else if (m.type === "state") {
