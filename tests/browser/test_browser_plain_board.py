@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks
 
+from conftest import PageErrors, create_in_lobby, page_state, play_by_clicks
 from gloomtable.games import registry
 from gloomtable.server.testing import ServerProcess
 
