@@ -198,3 +198,47 @@ def test_a_group_that_fails_fails_each_of_its_moves_and_the_next_goes_on() -> No
     got = asyncio.run(main())
     assert all(isinstance(g, ServerError) and g.code == "server_busy" for g in got[:2]) and got[2] is None
     assert calls == 2
+
+
+@pytest.mark.slow
+def test_a_move_to_a_stalled_database_never_holds_the_event_loop() -> None:
+    """The loop awaits the move (one thread hop); it goes on ticking while the
+    database does not answer, the move is "not confirmed yet" after the timeout, the
+    next is refused at once, and once the link passes bytes again the first is stored."""
+    from redis_support import StallingProxy
+
+    timeout = 0.5
+    with fresh_schema() as url, StallingProxy(("127.0.0.1", 5432)) as proxy:
+        raw = PostgresStore(url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}"))
+        guard = GuardedStore(raw, timeout=timeout, pause=0.2)
+        try:
+            raw.create_table(row("t1"))
+
+            async def stalled() -> tuple[int, BaseException | None]:
+                ticks = 0
+                proxy.stall()
+                move = asyncio.create_task(guard.commit_action("t1", 0, 3, 0, "person", None, False))
+                while not move.done():
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+                first = move.exception()
+                started = asyncio.get_running_loop().time()
+                try:
+                    await guard.commit_action("t1", 1, 3, 1, "person", None, False)
+                    second: BaseException | None = None
+                except ServerError as exc:
+                    second = exc
+                assert asyncio.get_running_loop().time() - started < 0.1  # refused at once
+                proxy.resume()
+                assert isinstance(first, Unconfirmed)
+                await asyncio.wait_for(asyncio.wrap_future(first.future), 30)
+                return ticks, second
+
+            ticks, second = asyncio.run(stalled())
+            assert ticks >= 20, ticks  # half a second of 10 ms ticks: the loop was never held
+            assert isinstance(second, ServerError) and not isinstance(second, Unconfirmed)
+            assert second.code == "server_busy" and "not answering" in second.message
+            got = raw.load("t1")
+            assert got is not None and got.actions == [3]  # the unconfirmed move was stored after all
+        finally:
+            guard.close()

@@ -41,7 +41,7 @@ import psycopg
 
 from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.metrics import STORE_ERRORS, STORE_SECONDS
-from gloomtable.server.store import StaleActionError, Store
+from gloomtable.server.store import Store
 from gloomtable.server.store_group import GroupCommit, Move, Outcomes
 
 if TYPE_CHECKING:
@@ -121,17 +121,9 @@ class GuardedStore:
         await self._group.commit(Move(table_id, idx, action, seat, actor, narration, over, deadline, rating))
 
     async def _append_moves(self, moves: list[Move]) -> Outcomes:
-        send = getattr(self._store, "append_moves", None)
-        if send is None:  # a store without groups: one move a call
-            return [await self._one(m) for m in moves]
-        return cast(Outcomes, await self._call_async(send, moves))
-
-    async def _one(self, move: Move) -> BaseException | None:
-        try:
-            await self._call_async(self._store.append_action, *move)
-        except StaleActionError as exc:
-            return exc
-        return None
+        """One group, one call in the pool (the guard stands before PostgreSQL only,
+        whose store takes groups: ``PostgresStore.append_moves``)."""
+        return cast(Outcomes, await self._call_async(cast(Any, self._store).append_moves, moves))
 
     def _submit(self, fn: Any, args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> concurrent.futures.Future[Any]:
