@@ -43,7 +43,8 @@ function optionLabel(opt) {
     beginner: () => _("Beginner (no card effects)"),
     stories_guests: () => _("Stories and Guests in the middle"),
   };
-  return labels[opt.key] ? labels[opt.key]() : opt.label || opt.key;
+  // another game's label is a message id of the catalogue (its package marks it N_)
+  return labels[opt.key] ? labels[opt.key]() : _(opt.label || opt.key);
 }
 
 export class Lobby {
