@@ -34,6 +34,6 @@ ENTRIES = (GameEntry(
     set_ids=Hook.of(_set_ids), deck_schema=Hook.of(_schema), bots=Hook.of(_bots),
     determinizer=Hook.of(_determinizer), narrator=Hook.of(_narrator), encoder=Hook.of(_encoder),
     presenter=Hook.of(_presenter), texts=Hook.of(_texts), voice=Hook.of(_voice),
-    lobby_options=({"key": "hands", "kind": "choice", "label": "Hands", "values": [1, 3, 5, 9],
+    lobby_options=({"key": "hands", "kind": "choice", "label": parts.N_("Hands"), "values": [1, 3, 5, 9],
                     "default": 1},),
     spiel_params={"players": 2, "hands": 1}),)
