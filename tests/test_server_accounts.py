@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerProcess, ServerThread
 from server_support import assert_error, create_table, next_state, open_ws, play_to_end
 
 pytestmark = pytest.mark.slow
@@ -20,8 +20,8 @@ PASSWORD = "correct horse 42"
 
 
 @pytest.fixture
-def server(where: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    with ServerProcess(where, log=tmp_path / "server.log") as srv:
+def server(where: str) -> Iterator[ServerThread]:
+    with ServerThread(where) as srv:
         yield srv
 
 
@@ -35,7 +35,7 @@ def _close_clients() -> Iterator[None]:
         OPEN.pop().close()
 
 
-def client(server: ServerProcess, **kw: object) -> httpx.Client:
+def client(server: LiveServer, **kw: object) -> httpx.Client:
     """One browser: its own cookie jar (closed at the test's end)."""
     c = httpx.Client(base_url=server.url, timeout=30, **kw)  # type: ignore[arg-type]
     OPEN.append(c)
@@ -64,7 +64,7 @@ def sign_in(c: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Respo
     return c.post("/api/account/signin", json={"name": name, "password": password})
 
 
-def test_second_device_finds_and_takes_its_seat(server: ServerProcess) -> None:
+def test_second_device_finds_and_takes_its_seat(server: LiveServer) -> None:
     laptop, phone = client(server), client(server)
     csrf = sign_up(laptop, "ada")
     cookie = laptop.cookies.jar
@@ -101,7 +101,7 @@ def test_second_device_finds_and_takes_its_seat(server: ServerProcess) -> None:
     assert laptop.get("/api/account/games").json()["games"][0]["table"] == table["id"]
 
 
-def test_joining_and_opening_a_link_record_the_seat(server: ServerProcess) -> None:
+def test_joining_and_opening_a_link_record_the_seat(server: LiveServer) -> None:
     host = client(server)
     sign_up(host, "host_1")
     # a table made by nobody signed in: an invitee opening their link is recorded at that seat
@@ -128,7 +128,7 @@ def test_joining_and_opening_a_link_record_the_seat(server: ServerProcess) -> No
     assert anon["id"] not in str(bo.get("/api/account/games").json())
 
 
-def test_cookie_posts_without_csrf_are_refused(server: ServerProcess) -> None:
+def test_cookie_posts_without_csrf_are_refused(server: LiveServer) -> None:
     c = client(server)
     csrf = sign_up(c, "carol")
     for path, body in [("/api/account/signout", None), ("/api/account/password",
@@ -146,7 +146,7 @@ def test_cookie_posts_without_csrf_are_refused(server: ServerProcess) -> None:
     assert_error(sign_in(client(server), "carol"), 401, "bad_signin")
 
 
-def test_sign_out_everywhere_ends_every_session(server: ServerProcess) -> None:
+def test_sign_out_everywhere_ends_every_session(server: LiveServer) -> None:
     """Signed in on a laptop, a phone and a tablet: signing out everywhere from the phone
     ends all three; a plain sign-out before it ended only its own; a cookie-authorised
     sign-out without the CSRF token ends nothing."""
@@ -173,7 +173,7 @@ def test_sign_out_everywhere_ends_every_session(server: ServerProcess) -> None:
     assert sign_in(client(server), "kira").status_code == 200  # the account itself stays
 
 
-def test_password_change_ends_other_sessions(server: ServerProcess) -> None:
+def test_password_change_ends_other_sessions(server: LiveServer) -> None:
     a, b = client(server), client(server)
     csrf = sign_up(a, "dora")
     assert sign_in(b, "dora").status_code == 200
@@ -186,7 +186,7 @@ def test_password_change_ends_other_sessions(server: ServerProcess) -> None:
                         headers={"X-CSRF-Token": csrf}), 403, "bad_password")
 
 
-def test_sign_in_rotates_the_session(server: ServerProcess) -> None:
+def test_sign_in_rotates_the_session(server: LiveServer) -> None:
     c = client(server)
     sign_up(c, "erin")
     first = c.cookies["gloom_session"]
@@ -197,7 +197,7 @@ def test_sign_in_rotates_the_session(server: ServerProcess) -> None:
     assert stale.get("/api/account").json() == {"signed_in": False}
 
 
-def test_wrong_name_and_wrong_password_alike_then_rate_limited(server: ServerProcess) -> None:
+def test_wrong_name_and_wrong_password_alike_then_rate_limited(server: LiveServer) -> None:
     sign_up(client(server), "frank")
     c = client(server)
     within_one_minute()
@@ -220,7 +220,7 @@ def test_wrong_name_and_wrong_password_alike_then_rate_limited(server: ServerPro
 
 
 def test_sign_in_rate_per_address(where: str, tmp_path: Path) -> None:
-    with ServerProcess(where, log=tmp_path / "server.log", args=["--signin-rate", "10/minute"]) as srv:
+    with ServerThread(where, args=["--signin-rate", "10/minute"]) as srv:
         c = client(srv)
         within_one_minute()
         for i in range(10):
@@ -228,7 +228,7 @@ def test_sign_in_rate_per_address(where: str, tmp_path: Path) -> None:
         assert_error(sign_in(c, "name_new", "whatever1"), 429, "rate_limited")
 
 
-def test_bad_names_and_passwords(server: ServerProcess) -> None:
+def test_bad_names_and_passwords(server: LiveServer) -> None:
     c = client(server)
     for body in [{"name": "ab", "password": PASSWORD}, {"name": "a b c", "password": PASSWORD},
                  {"name": "x" * 25, "password": PASSWORD}, {"name": 5, "password": PASSWORD},
@@ -243,7 +243,7 @@ def test_bad_names_and_passwords(server: ServerProcess) -> None:
                  415, "bad_content_type")
 
 
-def test_deleting_an_account_keeps_its_games(server: ServerProcess) -> None:
+def test_deleting_an_account_keeps_its_games(server: LiveServer) -> None:
     c = client(server)
     csrf = sign_up(c, "hana")
     r = c.post("/api/tables", json={"seats": [{"kind": "person", "name": "Hana"},
@@ -265,7 +265,7 @@ def test_deleting_an_account_keeps_its_games(server: ServerProcess) -> None:
     sign_up(client(server), "hana")
 
 
-def test_a_deleted_accounts_finished_rated_game_stays_readable(server: ServerProcess) -> None:
+def test_a_deleted_accounts_finished_rated_game_stays_readable(server: LiveServer) -> None:
     """A rated game played to its end, then one player deletes the account: the game's
     summary and replay still read, with "a former player" at that seat; the other
     player keeps the rating, the history and the game on the profile. (Crazy Creatures
@@ -299,15 +299,15 @@ def test_a_deleted_accounts_finished_rated_game_stays_readable(server: ServerPro
     assert set(rated) == {"1"} and rated["1"]["account"] == "max_d"
 
 
-def test_a_deleted_accounts_gloom_chronicle_names_a_former_player(where: str, tmp_path: Path) -> None:
+def test_a_deleted_accounts_gloom_chronicle_names_a_former_player(server: LiveServer) -> None:
     """A finished Gloom game against a bot, then the account goes: the profile offered the
     chronicle, and it still reads, with "a former player" at that seat. (Telling a long
-    game's chronicle may take more than the default 5 s on a busy machine.)"""
-    with ServerProcess(where, log=tmp_path / "server.log", args=["--heavy-timeout", "120"]) as server:
-        _gloom_chronicle_after_deleting(server)
+    game's chronicle may take more than the default 5 s on a busy machine: test servers
+    wait longer, gloomtable.server.testing.PATIENT.)"""
+    _gloom_chronicle_after_deleting(server)
 
 
-def _gloom_chronicle_after_deleting(server: ServerProcess) -> None:
+def _gloom_chronicle_after_deleting(server: LiveServer) -> None:
     c = client(server)
     csrf = sign_up(c, "nell_d")
     body = {"game": "gloom", "bot_delay_ms": 0, "config": {"players": 2},
@@ -351,7 +351,7 @@ def test_db_copy_carries_accounts_sessions_and_seats(tmp_path: Path) -> None:
 
 
 def test_the_cookie_is_secure_over_tls_behind_a_trusted_proxy(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--forwarded-allow-ips", "127.0.0.1"]) as srv:
+    with ServerThread(tmp_path / "t.db", args=["--forwarded-allow-ips", "127.0.0.1"]) as srv:
         r = httpx.post(srv.url + "/api/account/signup", json={"name": "tls_user", "password": PASSWORD},
                        headers={"X-Forwarded-Proto": "https"})
         assert r.status_code == 201, r.text

@@ -15,17 +15,25 @@ from websockets.sync.client import ClientConnection
 
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerProcess, ServerThread
 from server_support import create_table, invite_token, next_state, open_ws, play_first_choice
 
 
 @pytest.fixture
-def server(tmp_path: Any) -> Iterator[ServerProcess]:
+def server(tmp_path: Any) -> Iterator[ServerThread]:
+    """A fresh server for each test, in a thread of this process."""
+    with ServerThread(tmp_path / "tables.db") as srv:
+        yield srv
+
+
+@pytest.fixture
+def server_process(tmp_path: Any) -> Iterator[ServerProcess]:
+    """A fresh server process, for a test that kills it."""
     with ServerProcess(tmp_path / "tables.db") as srv:
         yield srv
 
 
-def stored_record(server: ServerProcess, table_id: str) -> GameRecord:
+def stored_record(server: LiveServer, table_id: str) -> GameRecord:
     db = sqlite3.connect(server.db)
     try:
         game, config, seed = db.execute("SELECT game, config, seed FROM tables WHERE id=?",
@@ -40,7 +48,7 @@ def stored_record(server: ServerProcess, table_id: str) -> GameRecord:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["gloom", "creatures"])
-def test_bots_play_a_whole_game_and_the_store_replays_it(server: ServerProcess, game: str) -> None:
+def test_bots_play_a_whole_game_and_the_store_replays_it(server: LiveServer, game: str) -> None:
     t = create_table(server, game=game, seats=[{"kind": "bot"}] * 3, bot_delay_ms=0, seed=11)
     with open_ws(server, t) as spectator:
         final = next_state(spectator, lambda m: m["over"], timeout=40)
@@ -69,7 +77,8 @@ def act_at(socks: dict[int, ClientConnection], states: dict[int, dict[str, Any]]
 
 
 @pytest.mark.slow
-def test_killed_server_resumes_every_unfinished_table(server: ServerProcess) -> None:
+def test_killed_server_resumes_every_unfinished_table(server_process: ServerProcess) -> None:
+    server = server_process
     t = create_table(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=4)
     with open_ws(server, t, invite_token(t, 0)) as a, open_ws(server, t, invite_token(t, 1)) as b:
         socks = {0: a, 1: b}
@@ -94,7 +103,7 @@ def _names(msgs: list[str], names: set[str]) -> set[str]:
 
 
 @pytest.mark.slow
-def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
+def test_each_seat_sees_only_its_own_hand(server: LiveServer) -> None:
     t = create_table(server, seats=[{"kind": "person"}, {"kind": "person"}], seed=8)
     cards = httpx.get(f"{server.url}/api/tables/{t['id']}/cards").json()["cards"]
     raw: dict[int, list[str]] = {0: [], 1: []}
@@ -133,7 +142,7 @@ def test_each_seat_sees_only_its_own_hand(server: ServerProcess) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("on_timeout", ["bot", "pass"])
-def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout: str) -> None:
+def test_turn_timer_passes_or_lets_a_bot_play(server: LiveServer, on_timeout: str) -> None:
     # the stand-in is "easy", which plays rather than passes when it can (bots draw their own
     # randomness, not the deal's, so a random one might pass)
     t = create_table(server, seats=[{"kind": "person", "level": "easy"}] * 2, turn_timer=1,
@@ -152,7 +161,7 @@ def test_turn_timer_passes_or_lets_a_bot_play(server: ServerProcess, on_timeout:
     assert (rows[2][0] == 0) == (on_timeout == "pass")
 
 
-def actors_of(server: ServerProcess, table_id: str, seat: int) -> list[str]:
+def actors_of(server: LiveServer, table_id: str, seat: int) -> list[str]:
     db = sqlite3.connect(server.db)
     try:
         return [a for (a,) in db.execute("SELECT actor FROM actions WHERE table_id=? AND seat=? ORDER BY idx",
@@ -162,7 +171,7 @@ def actors_of(server: ServerProcess, table_id: str, seat: int) -> list[str]:
 
 
 @pytest.mark.slow
-def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: ServerProcess) -> None:
+def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: LiveServer) -> None:
     t = create_table(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True,
                      absent_after=0.2, bot_delay_ms=0, seed=6)
     with open_ws(server, t) as spectator:
@@ -183,7 +192,7 @@ def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: Serv
 
 
 @pytest.mark.slow
-def test_play_again_with_the_same_seats(server: ServerProcess) -> None:
+def test_play_again_with_the_same_seats(server: LiveServer) -> None:
     t = create_table(server, game="creatures", seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
                      bot_delay_ms=0, replace_absent=True, absent_after=0, seed=9)
     token = t["invites"][0]["token"]

@@ -2,7 +2,10 @@
 and the spectators' own, kept with the table on SQLite (across a restart) and on
 PostgreSQL (across two processes), and what an attacker may send: markup, control
 and format characters, huge lines, floods, a spectator posting into the seats' talk,
-a stranger without a token. Plus the rematch: the finished table keeps its links."""
+a stranger without a token. Plus the rematch: the finished table keeps its links.
+Servers run in a thread of this process (a restart is a stop and a start), except
+where two processes share PostgreSQL and where a chronicle is told (by the heavy worker,
+which several in-process servers in a row left hanging once)."""
 
 from __future__ import annotations
 
@@ -15,13 +18,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 from pg_support import fresh_schema
 from server_support import create_table, invite_token, next_of, next_state, open_ws, read_until
 
-PATIENT = ["--heavy-timeout", "60"]
-"""Chronicles are told by the worker process at the lowest priority: on a busy machine a
-first one may take longer than a public server's 5 s, which these tests do not measure."""
 ONE_PERSON_ONE_BOT = [{"kind": "person", "name": "Ada"}, {"kind": "bot", "level": "random"}]
 
 
@@ -39,7 +39,7 @@ def refusal(ws: ClientConnection, timeout: float = 15) -> dict[str, Any]:
 
 
 def test_seats_talk_reaches_the_other_seat_as_sent_and_no_spectator(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerThread(tmp_path / "t.db") as server:
         t = create_table(server)
         ada, bo = invite_token(t, 0), invite_token(t, 1)
         with open_ws(server, t, ada) as a, open_ws(server, t, bo) as b, open_ws(server, t) as watcher:
@@ -74,7 +74,7 @@ def test_seats_talk_reaches_the_other_seat_as_sent_and_no_spectator(tmp_path: Pa
 
 
 def test_bad_lines_are_refused_with_their_reason(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--talk-max", "50"]) as server:
+    with ServerThread(tmp_path / "t.db", args=["--talk-max", "50"]) as server:
         t = create_table(server)
         with open_ws(server, t, invite_token(t, 0)) as a:
             assert next_of(a, "talk")["max"] == 50
@@ -92,7 +92,7 @@ def test_bad_lines_are_refused_with_their_reason(tmp_path: Path) -> None:
 
 
 def test_a_flood_is_answered_rate_limited_per_token_across_sockets(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--talk-rate", "3/minute"]) as server:
+    with ServerThread(tmp_path / "t.db", args=["--talk-rate", "3/minute"]) as server:
         t = create_table(server)
         ada = invite_token(t, 0)
         with open_ws(server, t, ada) as a, open_ws(server, t, invite_token(t, 1)) as b:
@@ -115,7 +115,7 @@ def test_a_flood_is_answered_rate_limited_per_token_across_sockets(tmp_path: Pat
 
 
 def test_spectators_talk_among_themselves_only_where_the_table_allows(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerThread(tmp_path / "t.db") as server:
         t = create_table(server, spectator_talk=True)
         with open_ws(server, t, invite_token(t, 0)) as a, open_ws(server, t) as w1, open_ws(server, t) as w2:
             assert next_of(a, "talk")["channel"] == "seats"
@@ -141,21 +141,21 @@ def test_spectators_talk_among_themselves_only_where_the_table_allows(tmp_path: 
 
 def test_talk_survives_a_restart_and_a_reconnect_in_order(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    with ServerProcess(db) as server:
+    with ServerThread(db) as server:
         t = create_table(server)
         with open_ws(server, t, invite_token(t, 0)) as a:
             next_of(a, "talk")
             for i in range(5):
                 say(a, f"before {i}")
                 talk_of(a)
-    with ServerProcess(db) as server, open_ws(server, t, invite_token(t, 1)) as b:
+    with ServerThread(db) as server, open_ws(server, t, invite_token(t, 1)) as b:
         back = next_of(b, "talk")
         assert [x["text"] for x in back["lines"]] == [f"before {i}" for i in range(5)]
         assert [x["n"] for x in back["lines"]] == list(range(5))
 
 
 def test_a_table_keeps_only_its_newest_lines_and_a_page_gets_the_backlog(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--talk-keep", "4", "--talk-backlog", "3",
+    with ServerThread(tmp_path / "t.db", args=["--talk-keep", "4", "--talk-backlog", "3",
                                                 "--talk-rate", "100/minute"]) as server:
         t = create_table(server)
         with open_ws(server, t, invite_token(t, 0)) as a:
@@ -168,7 +168,7 @@ def test_a_table_keeps_only_its_newest_lines_and_a_page_gets_the_backlog(tmp_pat
 
 
 def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=PATIENT) as server:
+    with ServerProcess(tmp_path / "t.db") as server:
         tables = {kept: create_table(server, seats=ONE_PERSON_ONE_BOT, bot_delay_ms=0, seed=5,
                                      replace_absent=True, absent_after=0, talk_in_record=kept)
                   for kept in (False, True)}
@@ -192,7 +192,7 @@ def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) ->
 
 
 def test_rematch_leaves_the_finished_table_and_its_links_as_they_were(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=PATIENT) as server:
+    with ServerProcess(tmp_path / "t.db") as server:
         t = create_table(server, seats=[{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
                                         {"kind": "bot"}],
                          bot_delay_ms=0, replace_absent=True, absent_after=0, seed=11)
@@ -253,7 +253,7 @@ def test_db_copy_carries_each_table_talk(tmp_path: Path) -> None:
     from gloomtable.server.store import open_store
 
     db = tmp_path / "from.db"
-    with ServerProcess(db) as server:
+    with ServerThread(db) as server:
         t = create_table(server)
         with open_ws(server, t, invite_token(t, 0)) as a:
             next_of(a, "talk")
@@ -271,7 +271,7 @@ def test_db_copy_carries_each_table_talk(tmp_path: Path) -> None:
 
 
 def test_a_lesson_and_a_table_without_talk_give_no_channel(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerThread(tmp_path / "t.db") as server:
         lesson = httpx.post(f"{server.url}/api/lessons", json={"lesson": "gloom"}).json()
         token = lesson["link"].split("#token=")[1]
         quiet = create_table(server, talk=False)
@@ -285,7 +285,7 @@ def test_a_lesson_and_a_table_without_talk_give_no_channel(tmp_path: Path) -> No
 
 def test_an_address_has_one_talk_rate_for_all_its_sockets(tmp_path: Path) -> None:
     """Spectators have no token: opening more sockets must not buy more lines."""
-    with ServerProcess(tmp_path / "t.db", args=["--talk-ip-rate", "3/minute"]) as server:
+    with ServerThread(tmp_path / "t.db", args=["--talk-ip-rate", "3/minute"]) as server:
         t = create_table(server, spectator_talk=True)
         with open_ws(server, t) as w1, open_ws(server, t) as w2, open_ws(server, t, invite_token(t, 0)) as a:
             for ws in (w1, w2, a):

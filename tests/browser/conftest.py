@@ -1,4 +1,6 @@
-"""Browser tests: a real server process and Debian's headless Chromium (Playwright).
+"""Browser tests: a real server and Debian's headless Chromium (Playwright). The
+``server`` fixture serves from a thread of the test process (fresh for each test);
+``server_process`` is a server process, for a test that kills it.
 
 Without /usr/bin/chromium the tests skip, unless the CI variable is set: then
 they fail, so CI can never pass by skipping them.
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -53,7 +55,15 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    """A fresh server for one test, in a thread (see gloomtable.server.testing)."""
+    with ServerThread(tmp_path / "tables.db") as srv:
+        yield srv
+
+
+@pytest.fixture
+def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A fresh server process for one test that kills it."""
     with ServerProcess(tmp_path / "tables.db") as srv:
         yield srv
 

@@ -28,7 +28,8 @@ def decide_once(pages: list[Any], rng: random.Random) -> None:
     raise AssertionError("neither page was asked to decide")
 
 
-def test_two_people_hidden_hands_and_a_killed_server(server: ServerProcess, browser: Any) -> None:
+def test_two_people_hidden_hands_and_a_killed_server(server_process: ServerProcess, browser: Any) -> None:
+    server = server_process
     t = httpx.post(server.url + "/api/tables", json={
         "game": "gloom", "seats": [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bea"}],
         "seed": 17}).json()

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-READY_TIMEOUT = 20.0
+READY_TIMEOUT = 60.0
 SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minute",
                    "--heavy-rate", "100000/minute", "--open-tables-per-ip", "100000",
                    "--listing-rate", "100000/minute",
@@ -103,7 +103,11 @@ class ServerProcess:
                 [sys.executable, "-m", "gloomtable.server", "--host", "127.0.0.1",
                  "--port", str(self.port), "--db", self.db, *self.args],
                 stdout=log, stderr=subprocess.STDOUT, env=env)
-        self._wait_ready()
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()  # a server that did not come up is not left running (nor unreaped)
+            raise
         return self
 
     def _wait_ready(self) -> None:
@@ -204,6 +208,11 @@ class ServerThread:
                                    f"within {READY_TIMEOUT}s")
             time.sleep(0.02)
         return self
+
+    def kill(self) -> None:
+        """A thread of the test process cannot be killed as a crash would kill a process."""
+        raise TypeError("a ServerThread cannot be killed: a test that kills its server uses "
+                        "ServerProcess (in tests/browser: the server_process fixture)")
 
     def _run(self) -> None:
         try:
