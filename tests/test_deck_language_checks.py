@@ -5,6 +5,7 @@ schema cannot say name the file, the card and the field."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,9 @@ from gloom_helpers import card, deck_data, imm, pers
 from gloomtable.games.gloom.deck import DeckError, build_deck
 from gloomtable.games.gloom.deck_schema import json_schema
 from gloomtable.games.gloom.effects import PRIMITIVES, step_union
+
+
+ROOKERY = str(Path(__file__).resolve().parents[1] / "examples" / "ashgrove-rookery.toml")
 
 
 def problems(**tables: list) -> list[str]:
@@ -96,3 +100,17 @@ def test_the_schema_is_the_union_of_every_primitives_model() -> None:
     union = TypeAdapter(step_union())
     assert type(union.validate_python({"only_if": {"hand_at_most": 2},
                                        "do": [{"draw": 1}]})).__name__ == "OnlyIf"
+
+
+def test_a_condition_or_trigger_on_an_icon_no_card_prints_is_a_warning(tmp_path) -> None:
+    from gloomtable.designer.check import check_decks
+    from gloomtable.games.gloom.deck import load_deck
+
+    text = (Path(ROOKERY).read_text(encoding="utf-8")
+            .replace('icons = { icon = "duck", at_least = 2 }', 'icons = { icon = "gull", at_least = 2 }')
+            .replace('description = "A crooked', 'icons = ["gull"]\ndescription = "A crooked'))
+    path = tmp_path / "gulls.toml"
+    path.write_text(text, encoding="utf-8")
+    found = [f for f in check_decks([load_deck(path)]) if f.code == "icon-never-shows"]
+    assert len(found) == 1 and "only_if" in found[0].field
+    assert "rookery-counted-the-ducks" in found[0].where

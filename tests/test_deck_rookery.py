@@ -317,6 +317,19 @@ def test_stayed_up_all_night_gives_another_turn() -> None:
     assert s.turn_player == 1
 
 
+def test_turned_the_house_about_reverses_the_turn_order() -> None:
+    s = pos()
+    events = play_event(s, r(s, "turned-the-house-about"))
+    assert "reverse" in kinds(events) and s.view(None)["direction"] == -1
+    s.apply(s.codec.PASS)
+    assert s.turn_player == 2  # the player before seat 0 (R-G14: the next in turn order)
+    # response windows ask in the new order too (R-G20): seat 1, then seat 0
+    assert s.turn_order_from(2) == [2, 1, 0]
+    finish_turn(s)
+    assert s.turn_player == 1
+    assert s.snapshot()["direction"] == -1
+
+
 def test_a_plague_of_chores_makes_each_other_player_discard() -> None:
     s = pos()
     set_hand(s, 1, [plain(s, "was-pursued-by-geese")])

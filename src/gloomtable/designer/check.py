@@ -29,13 +29,15 @@ from gloomtable.engine import ConfigError, DecisionKind
 from gloomtable.games.gloom.actions import MAX_PLAYERS
 from gloomtable.games.gloom.cards import SLOTS, CardType, Deck, Step
 from gloomtable.games.gloom.deck import CARD_TABLES, combine
+from gloomtable.games.gloom.effects import PRIMITIVES, step_icons
 from gloomtable.games.gloom.game import GloomConfig, GloomGame
 
 Severity = Literal["error", "warning"]
 SETUP_DECISIONS = (DecisionKind.CHOOSE_FAMILY, DecisionKind.SET_ASIDE, DecisionKind.CHOOSE_CHARACTER)
 TABLE_OF = {t: name for name, t in CARD_TABLES.items()}
 ICON_STEPS = {"if_icon": "happen", "draw_per_icon": "draw a card",
-              "draw_limit_per_icon": "raise a draw limit", "follows": "move its Guest"}
+              "draw_limit_per_icon": "raise a draw limit", "follows": "move its Guest",
+              "only_if": "happen", "worth_per_icon": "change a Self-Worth", "on": "trigger"}
 """The primitives that wait for an icon, and what they would do when it shows."""
 
 
@@ -174,6 +176,8 @@ def check_decks(decks: list[Deck]) -> list[Finding]:
     def icon_steps(steps: tuple[Step, ...], path: str) -> Iterator[tuple[str, str, str]]:
         for k, st in enumerate(steps):
             icon = st.param if isinstance(st.param, str) else getattr(st.param, "icon", None)
+            named = step_icons(st.name, st.param) if st.name in PRIMITIVES else ()
+            icon = icon or (named[0] if named else None)
             if st.name in ICON_STEPS and icon:
                 yield f"{path}[{k}] ({st.name} = {icon!r})", st.name, icon
             yield from icon_steps(st.steps, f"{path}[{k}].do")

@@ -96,6 +96,7 @@ def _gloom_sampler(view: GloomView) -> Sampler | None:
         s.limbo = []
         s.free_plays = list(view["free_plays"])
         s.skips = list(view["skips"])
+        s.direction = view.get("direction", 1)
         s.queue = []
         s.cancelled = False
         s.counted_used = 2 - plays_left

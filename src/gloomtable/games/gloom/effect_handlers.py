@@ -194,6 +194,14 @@ def extra_turn(state: Board, task: Task, choice: int | None) -> None:
         state.skips[q] += 1
 
 
+def reverse_order(state: Board, task: Task, choice: int | None) -> None:
+    """The turn order runs the other way from now on: the next turn is the player's
+    before this one, and response windows ask in the new order too (R-G20)."""
+    p = task.ctx.resolver
+    state.direction = -state.direction
+    state.emit("reverse", M.REVERSE, (p,), player=p)
+
+
 # --- composing ------------------------------------------------------------------------
 
 def for_players(state: Board, task: Task, choice: int | None) -> None:

@@ -479,6 +479,9 @@ PRIMITIVES: dict[str, Primitive] = {
         Primitive("extra_turn", IMMEDIATE, Literal[True],
                   "On your own turn: you play again after this turn (every other player skips "
                   "their next turn once).", H.extra_turn),
+        Primitive("reverse_order", IMMEDIATE, Literal[True],
+                  "The turn order reverses: play passes the other way from now on.",
+                  H.reverse_order),
         Primitive("for_players", IMMEDIATE, PlayersFilter,
                   "The steps in 'do' are resolved by each other player, the player to your left "
                   "or right, the target's controller, or one other player you choose.",
@@ -529,6 +532,7 @@ hooks.OTHERS_LIMITS.update({n: p.others_limit for n, p in PRIMITIVES.items()
 hooks.TURN_DRAWS.update({n: p.turn_draw for n, p in PRIMITIVES.items() if p.turn_draw is not None})
 hooks.CANCELS.update({n: p.cancels for n, p in PRIMITIVES.items() if p.cancels is not None})
 hooks.WORTHS.update({n: p.worth for n, p in PRIMITIVES.items() if p.worth is not None})
+hooks.REVERSES.add("reverse_order")
 hooks.TRIGGERS.update({n: p.trigger for n, p in PRIMITIVES.items() if p.trigger is not None})
 OTHERS_LIMITS, TURN_DRAWS, CANCELS = hooks.OTHERS_LIMITS, hooks.TURN_DRAWS, hooks.CANCELS
 WORTHS, TRIGGERS = hooks.WORTHS, hooks.TRIGGERS

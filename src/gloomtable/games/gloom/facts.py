@@ -18,7 +18,7 @@ from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
-from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, TRIGGERS, TURN_DRAWS
+from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, TRIGGERS, TURN_DRAWS
 
 ACTIONS_PER_TURN = 20
 """Most actions of one turn: two plays, free plays, the responses to each and the
@@ -98,7 +98,8 @@ class GloomFacts:
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "answerable", "answers", "beginner", "codec", "config",
                  "deaths", "deck", "draw_events", "edition", "has_turn_draw", "lasting_cards",
-                 "name", "response_steps", "shared_limits", "stack_visible", "triggers", "turn_cap")
+                 "name", "response_steps", "reverses", "shared_limits", "stack_visible", "triggers",
+                 "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -156,6 +157,9 @@ class GloomFacts:
         self.shared_limits: bool = any(st.name in OTHERS_LIMITS for c in cards for e in c.effects
                                        for st in e.steps)
         """Whether a card changes other players' draw limits (else a limit is its holder's own)."""
+        self.reverses: bool = any(st.name in REVERSES for c in cards for e in c.effects
+                                  for st in _steps(e.steps))
+        """Whether a card can reverse the turn order (only then does a view say which way)."""
         self.response_steps: dict[int, tuple[Step, ...]] = {
             c.index: steps for c in cards for e in c.effects if e.when == "response"
             for steps in (tuple(st for st in e.steps if st.name not in CANCELS),) if steps}

@@ -88,6 +88,7 @@ class GloomState(Board):
         self.limbo = []
         self.free_plays = []
         self.skips = [0] * n
+        self.direction = 1
         self.queue = []
         self.cancelled = False
         self.counted_used = 0
@@ -167,6 +168,7 @@ class GloomState(Board):
         new.limbo = list(self.limbo)
         new.free_plays = list(self.free_plays)
         new.skips = list(self.skips)
+        new.direction = self.direction
         new.queue = list(self.queue)
         new.cancelled = self.cancelled
         new.counted_used = self.counted_used
@@ -180,8 +182,9 @@ class GloomState(Board):
         return new
 
     def snapshot(self) -> dict[str, Any]:
-        """The full state as plain data (for replay-identity checks and debugging)."""
-        return {
+        """The full state as plain data (for replay-identity checks and debugging); the
+        turn order's direction only once it was reversed."""
+        snap = {
             "rng": self.rng.state, "hands": self.hands, "discard": self.discard,
             "draw_pile": self.draw_pile, "stacks": {str(c): s for c, s in self.stacks.items()},
             "controller": {str(c): p for c, p in self.controller.items()},
@@ -194,6 +197,9 @@ class GloomState(Board):
             "capped": self.capped, "turn_player": self.turn_player,
             "decision": _decision_text(self.decision),
         }
+        if self.direction != 1:
+            snap["direction"] = self.direction
+        return snap
 
     view = build_view
     render = render_text

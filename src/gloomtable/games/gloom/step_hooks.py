@@ -19,3 +19,5 @@ OTHERS_LIMITS: dict[str, Callable[[Any], int]] = {}
 """Lasting steps that change every other player's draw limit (R-G14)."""
 WORTHS: dict[str, Callable[[Any, tuple[str, ...]], int]] = {}
 """Lasting steps that change their stack's Self-Worth, given the icons it shows."""
+REVERSES: set[str] = set()
+"""Immediate steps that reverse the turn order (a view then says which way it runs)."""

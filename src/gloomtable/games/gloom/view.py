@@ -8,7 +8,7 @@ the RL path, which builds one per step)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from gloomtable.engine import DecisionKind, ResultView
 from gloomtable.games.gloom.cards import Card, CardType, Region, Visible
@@ -119,6 +119,8 @@ class GloomView(TypedDict):
     game: str
     viewer: int | None
     players: int
+    direction: NotRequired[int]
+    """1, or -1 once the turn order is reversed; only in games whose deck can reverse it."""
     turn: int
     round: int
     turn_player: int
@@ -189,7 +191,7 @@ def _playing(state: Board) -> PlayingView | None:
 def build_view(state: Board, viewer: int | None) -> GloomView:
     d = state.decision
     deciding = viewer is not None and not state.over and d.player == viewer
-    return {
+    view: GloomView = {
         "game": state.game.name,
         "viewer": viewer,
         "players": state.n,
@@ -232,3 +234,6 @@ def build_view(state: Board, viewer: int | None) -> GloomView:
         "over": state.over,
         "result": result(state).to_dict() if state.over else None,
     }
+    if state.game.reverses:
+        view["direction"] = state.direction
+    return view

@@ -38,6 +38,7 @@ class Board:
         "controller",
         "counted_used",
         "decision",
+        "direction",
         "discard",
         "draw_pile",
         "events",
@@ -96,6 +97,8 @@ class Board:
     first_player: int
     turn_player: int
     decision: Decision
+    direction: int
+    """1, or -1 once the turn order is reversed (``reverse_order``)."""
     events: list[Event]
     """What the action being applied has done so far (``apply`` returns it)."""
     seen: Seen
@@ -225,7 +228,8 @@ class Board:
         return -1
 
     def turn_order_from(self, p: int) -> list[int]:
-        return [(p + i) % self.n for i in range(self.n)]
+        d = self.direction
+        return [(p + i * d) % self.n for i in range(self.n)]
 
     def name(self, c: int) -> str:
         return self.cards[c].name

@@ -48,7 +48,7 @@ def _ask(s: Board, task: Task, idx: int) -> None:
     """Ask the player ``idx`` seats after the turn player, if there is one left to ask."""
     n = s.n
     if idx < n:
-        q = (s.turn_player + idx) % n
+        q = (s.turn_player + idx * s.direction) % n
         s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task.ctx.card), task))
 
 

@@ -73,7 +73,7 @@ def begin_turn(s: Board, p: int) -> None:
         if s.skips[p]:
             s.skips[p] -= 1
             s.emit("skipped", M.SKIPPED, (p,), player=p)
-            p = (p + 1) % s.n
+            p = (p + s.direction) % s.n
             continue
         s.events.append(_turn_event(s.turn, p))
         if s.game.has_turn_draw:
@@ -106,4 +106,4 @@ def draw_up(s: Board) -> None:
     want = draw_limit(s, p) - len(s.hands[p])
     if want > 0:
         s.draw(p, want)
-    begin_turn(s, (p + 1) % s.n)
+    begin_turn(s, (p + s.direction) % s.n)
