@@ -14,7 +14,6 @@ from gloomtable.games.gloom.deck import DeckError, build_deck
 from gloomtable.games.gloom.deck_schema import json_schema
 from gloomtable.games.gloom.effects import PRIMITIVES, step_union
 
-
 ROOKERY = str(Path(__file__).resolve().parents[1] / "examples" / "ashgrove-rookery.toml")
 
 
