@@ -427,10 +427,30 @@ def test_each_rookery_family_is_taken_and_plays(family: int) -> None:
     assert s.decision.kind == _K.PLAY
 
 
-def test_a_thousand_games_mixed_with_classic_never_stall() -> None:
+def test_games_mixed_with_classic_never_stall() -> None:
     """``gloom simulate`` on the mix: every game ends without the turn cap (the full
     1,000 are in the slow test below)."""
     from gloomtable.simulate import simulate
 
-    report = simulate("gloom", {"players": 5, "sets": ["classic", ROOKERY]}, 40, 1)
-    assert report.games == 40 and report.capped == 0
+    report = simulate("gloom", {"players": 5, "sets": ["classic", ROOKERY]}, 20, 1)
+    assert report.games == 20 and report.capped == 0
+
+
+@pytest.mark.slow
+def test_a_thousand_games_mixed_with_classic() -> None:
+    """The issue's 'done when': ``gloom simulate`` plays 1,000 games of the Rookery
+    mixed with classic without an error or a stall."""
+    from gloomtable.simulate import simulate
+
+    report = simulate("gloom", {"players": 5, "sets": ["classic", ROOKERY]}, 1000, 1)
+    assert report.games == 1000 and report.capped == 0
+
+
+@pytest.mark.parametrize("bots", ["heuristic", "sensible"])
+def test_the_bots_answer_every_new_decision(bots: str) -> None:
+    """The new choices (a Character, a player, a card) are legal actions the bots take
+    like any other: whole games end, uncapped."""
+    from gloomtable.simulate import simulate
+
+    report = simulate("gloom", {"players": 3, "sets": ["classic", ROOKERY]}, 3, 2, bots=[bots])
+    assert report.games == 3 and report.capped == 0
