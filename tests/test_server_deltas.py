@@ -124,7 +124,7 @@ async def play(tmp_path: Path, game: str, seed: int) -> dict[str, list[int]]:
     table = LiveTable.open(row, store)
     viewers: list[int | None] = [*range(players), None]
     pairs = [(Page(table, v, lang, False), Page(table, v, lang, True))
-             for v in viewers for lang in (("en", "ru") if v in (0, None) else ("en",))]
+             for v in viewers for lang in (("en", "ru", "en") if v in (0, None) else ("en",))]
     rng = Rng(seed)
     steps = 0
 
@@ -163,6 +163,30 @@ async def play(tmp_path: Path, game: str, seed: int) -> dict[str, list[int]]:
     store.close()
     return {"full": [n for full, _ in pairs for n in full.sizes],
             "delta": [n for _, delta in pairs for n in delta.sizes]}
+
+
+def test_pages_sent_the_same_state_share_one_diff(tmp_path: Path) -> None:
+    """Two spectators (and a seat's two pages) after the same state get the same patch,
+    made once: the second page's document is the very object the first one's is."""
+
+    async def go() -> None:
+        store = open_store(tmp_path / "s.db")
+        seats = [SeatRow(i, "person", "random", f"P{i}", f"tok{i}") for i in range(2)]
+        row = TableRow("t", "creatures", {"players": 2}, 3, {"spectators": True}, True, "host", seats)
+        store.create_table(row)
+        table = LiveTable.open(row, store)
+        pages = [Page(table, v, "en", True) for v in (None, None, 0, 0, 1)]
+        for _ in range(3):
+            seat = table.state.current_player()
+            await table.submit(pages[2 + 2 * seat].conn, table.state.legal_actions()[0], table.state_id, None)
+            for p in pages:
+                p.drain()
+            assert pages[0].conn.shown is pages[1].conn.shown and pages[2].conn.shown is pages[3].conn.shown
+            assert pages[0].doc == pages[1].doc and pages[2].doc == pages[3].doc != pages[0].doc
+        table.close()
+        store.close()
+
+    asyncio.run(go())
 
 
 def seat_conn(pairs: list[tuple[Page, Page]], seat: int) -> Conn:

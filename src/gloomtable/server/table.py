@@ -100,6 +100,10 @@ class Seat:
         return self.row.seat
 
 
+Patches = dict[tuple[int | None, str], tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]]
+"""One broadcast's patches: (seat, language) to (the state before, after, the operations)."""
+
+
 @dataclass(eq=False)
 class Conn:
     """One websocket's mailbox. The table only ever pushes; a sender task drains.
@@ -137,9 +141,11 @@ class Conn:
         self.queued_bytes += size
         self.queue.put_nowait(text)
 
-    def push_state(self, message: dict[str, Any]) -> None:
+    def push_state(self, message: dict[str, Any], shared: Patches | None = None) -> None:
         """A state message: whole to a page that did not opt in to deltas, and to one
-        that did, the first time and on a resync; after that a patch from the last one."""
+        that did, the first time and on a resync; after that a patch from the last one.
+        ``shared``: one broadcast's patches by seat and language, so pages that were
+        sent the same state (spectators, a seat's second page) share one diff."""
         if not self.deltas:
             self.push(message)
             return
@@ -149,9 +155,17 @@ class Conn:
         if base is None or message.get("resync"):
             self.push({**message, "rev": self.rev})
             return
+        key = (self.seat, self.lang)
+        made = shared.get(key) if shared is not None else None
+        if made is not None and (made[0] is base or made[0] == base):
+            _, self.shown, ops = made  # the same state as another page's, after the same one
+        else:
+            ops = diff(base, doc)
+            if shared is not None:
+                shared[key] = (base, doc, ops)
         self.push({"type": "patch", "table": message["table"], "base": self.rev - 1, "rev": self.rev,
                    "from_state_id": base["state_id"], "state_id": doc["state_id"],
-                   "ops": diff(base, doc), "log_start": message["log_start"], "log": message["log"]})
+                   "ops": ops, "log_start": message["log_start"], "log": message["log"]})
 
     def drop(self) -> None:
         """Too slow a reader: free what waits for it now; the sender closes it; a reload resyncs."""
@@ -465,8 +479,9 @@ class LiveTable:
 
     def broadcast(self) -> None:
         cache: dict[int | None, Mapping[str, Any]] = {}
+        patches: Patches = {}
         for c in list(self.conns):
-            c.push_state(self.state_message(c, cache))
+            c.push_state(self.state_message(c, cache), patches)
 
     # --- acting ------------------------------------------------------------------
 
