@@ -184,6 +184,13 @@ class GloomFacts:
         return [c.index for c in self.deck.cards if c.type is CardType.GUEST]
 
     @cached_property
+    def draw_pile_cards(self) -> tuple[int, ...]:
+        """What the draw pile holds before the first shuffle, in deck order (R-G9):
+        everything but the Characters, Guests and Stories, which never go in it (R-H10)."""
+        drawn = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
+        return tuple(c.index for c in self.deck.cards if c.type in drawn)
+
+    @cached_property
     def targets(self) -> list[int]:
         """Everything a Modifier or an Untimely Death may land on: Characters and Guests."""
         return self.characters + self.guests

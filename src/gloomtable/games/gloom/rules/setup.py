@@ -18,16 +18,12 @@ from gloomtable.games.gloom.tasks import SETUP_ASIDE, SETUP_DRAFT, SETUP_FAMILY,
 
 HAND_SIZE = 5  # R-G9
 
-_DRAWN = (CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH)
-"""What the draw pile holds; Characters, Guests and Stories never do (R-H10)."""
-
-
 def deal(s: Board) -> None:
     """R-G10, R-G9: choose the first player, shuffle, deal; then the first setup question."""
     cfg = s.game.config
     s.first_player = cfg.first_player if cfg.first_player is not None else s.rng.below(s.n)
     s.turn_player = s.first_player
-    s.draw_pile = [c.index for c in s.game.deck.cards if c.type in _DRAWN]
+    s.draw_pile = list(s.game.draw_pile_cards)  # (Characters, Guests and Stories never, R-H10)
     s.rng.shuffle(s.draw_pile)
     for p in s.turn_order_from(s.first_player):
         s.draw(p, HAND_SIZE)
