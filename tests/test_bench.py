@@ -5,6 +5,7 @@ command (docs/bench.md), never checked against a clock here."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from cli_support import gloom
 from gloomtable.bench import TARGETS, Plan, run_bench
 from gloomtable.bench.baselines import missing_reason
+from gloomtable.bench.build import ENGINE_MODULES
 from gloomtable.bench.playouts import CallCostBench, PlayoutBench, available, positions
 from gloomtable.bench.stats import ratio, summary
 from gloomtable.bench.suite import Slot, _build, ratios
@@ -245,3 +247,13 @@ def test_the_anchors_without_their_packages_say_how_to_get_them(monkeypatch: pyt
     assert report["baselines"]["openspiel_crazy_eights"]["available"] is False
     assert report["ratios"]["creatures_vs_crazy_eights"] is None
     assert report["targets"]["gloom_vs_uno_game"]["met"] is None
+
+
+def test_the_report_says_which_build_of_the_engine_ran() -> None:
+    """Pure Python unless the engine's modules were loaded from extension modules (a
+    compiled build); the text report's first line says which too."""
+    report = run_bench(Plan(runs=1, budget_s=0.01, positions=5, clock="wall", sections=("playouts",)))
+    files = {name: str(importlib.import_module(name).__file__) for name in ENGINE_MODULES}
+    extension = [name for name, f in files.items() if not f.endswith(".py")]
+    assert report["build"] == {"engine": "compiled" if extension else "pure", "compiled": extension}
+    assert render_text(report).startswith(f"gloom bench ({report['build']['engine']} build): ")

@@ -26,6 +26,7 @@ from gloomtable.bench.baselines import (
     hanabi_raw,
     missing_reason,
 )
+from gloomtable.bench.build import engine_build
 from gloomtable.bench.extras import IsmctsBench, PairedRLBench, RLBench, SpielCostBench
 from gloomtable.bench.playouts import GAMES, CallCostBench, PlayoutBench, available
 from gloomtable.bench.stats import CLOCKS, Clock, ratio, summary
@@ -213,6 +214,7 @@ def run_bench(plan: Plan, seed: int = 1, progress: Callable[[str], None] | None 
                                 "met": None if value is None else value <= most}
     report["plan"] = {"runs": plan.runs, "seconds_per_run": plan.budget_s, "seed": seed,
                       "positions": plan.positions, "clock": plan.clock, "sections": list(plan.sections)}
+    report["build"] = engine_build()
     report["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version(),
                          "load_before": [round(x, 2) for x in load_before],
                          "load_after": [round(x, 2) for x in os.getloadavg()]}

@@ -27,9 +27,11 @@ def _fmt(entry: dict[str, Any], metric: str, unit: str = "") -> str:
 def render_text(report: dict[str, Any]) -> str:
     """The report as lines a person reads (figures are medians of the runs)."""
     plan, machine = report["plan"], report["machine"]
-    lines = [f"gloom bench: {plan['runs']} runs of {plan['seconds_per_run']} s ({plan['clock']} clock) "
-             f"per figure; {machine['cpus']} cpus, load {machine['load_before'][0]} -> "
-             f"{machine['load_after'][0]}; median (min, max)", "", "Random playouts"]
+    build = report.get("build", {}).get("engine", "pure")
+    lines = [f"gloom bench ({build} build): {plan['runs']} runs of {plan['seconds_per_run']} s "
+             f"({plan['clock']} clock) per figure; {machine['cpus']} cpus, "
+             f"load {machine['load_before'][0]} -> {machine['load_after'][0]}; median (min, max)",
+             "", "Random playouts"]
     for name, e in report["playouts"].items():
         if not e.get("available"):
             lines.append(f"  {name:<18} not available: {e['reason']}")
