@@ -18,6 +18,8 @@ import sys
 
 import pytest
 
+from gloomtable.games import registry
+
 GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 PAGES = """
 import json, sys
@@ -54,6 +56,8 @@ SAME_IN_EVERY_LANGUAGE = {
     "http", "tcp", "ipv", "get", "post", "content", "host", "keep", "cookie", "localhost", "redis",
     "uvicorn", "hello", "sync", "websocket", "websockets", "socket", "sockets", "token", "proxy",
     "proxies", "debug", "info", "warning", "text", "bytes", "bits", "megabytes", "mib",
+    # every registered game's id is a value of --game, the same in every language
+    *registry.names(),
 }
 
 
