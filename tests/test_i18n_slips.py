@@ -55,6 +55,7 @@ def _play(lang: str, game: str, seed: int) -> str:
     return proc.stdout.rstrip("\n").rsplit("\n", 1)[-1]
 
 
+@pytest.mark.slow  # a whole game in a process of its own, started with --lang
 @pytest.mark.parametrize(("lang", "line"), [("en", "Winners: player 3 and player 4"),
                                             ("es", "Ganan el jugador 3 y el jugador 4."),
                                             ("ru", "Побеждают игрок 3 и игрок 4.")])
@@ -64,6 +65,7 @@ def test_two_winners_are_named_in_a_sentence_with_the_plural(lang: str, line: st
     assert _play(lang, "gloom", 3) == line
 
 
+@pytest.mark.slow  # a whole game in a process of its own, started with --lang
 @pytest.mark.parametrize(("lang", "line"), [("en", "Winner: player 2"), ("es", "Gana el jugador 2."),
                                             ("ru", "Побеждает игрок 2.")])
 def test_one_winner_of_crazy_creatures(lang: str, line: str) -> None:

@@ -56,6 +56,7 @@ def test_text_lines_are_stamped_and_the_access_log_is_off_by_default(tmp_path: P
     assert not any("/api/games" in line for line in lines), lines
 
 
+@pytest.mark.slow  # starts several processes
 def test_log_level_warning_drops_info_lines(tmp_path: Path) -> None:
     log = tmp_path / "s.log"
     with ServerProcess(tmp_path / "t.db", log=log, args=["--log-level", "error"]):

@@ -40,6 +40,7 @@ def value(samples: dict[str, list[Any]], name: str, **labels: str) -> float:
     return sum(s.value for s in samples.get(name, []) if labels.items() <= s.labels.items())
 
 
+@pytest.mark.slow  # starts several processes
 def test_the_move_counter_equals_the_moves_played_and_every_figure_parses(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with ServerProcess(db, log=tmp_path / "s.log", args=LOCAL) as srv:
@@ -79,6 +80,7 @@ def test_the_move_counter_equals_the_moves_played_and_every_figure_parses(tmp_pa
     assert value(after, "process_resident_memory_bytes") > 0
 
 
+@pytest.mark.slow  # starts several processes
 def test_metrics_are_off_by_default_and_never_served_through_a_proxy(tmp_path: Path) -> None:
     with ServerProcess(tmp_path / "a.db") as srv:
         assert_error(httpx.get(srv.url + "/metrics", timeout=10), 404, "not_found")

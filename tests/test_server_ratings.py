@@ -234,6 +234,7 @@ def _race(where: str, lines: list[str]) -> list[set[str]]:
     return [set(out.split("won", 1)[1].split()) for out in outs]
 
 
+@pytest.mark.slow  # starts several processes
 def test_two_processes_racing_to_end_the_same_tables_rate_each_once(where: str) -> None:
     """Two processes store the same last moves of 100 tables at once, in opposite orders
     (the same three accounts, seated in turning orders; a deadlock or an error fails a

@@ -46,6 +46,7 @@ def other(flag: str, value: Any, n: int) -> Any:
     return f"{flag}-{n}"
 
 
+@pytest.mark.slow  # starts several processes
 @pytest.mark.parametrize("cli", list(CLIS))
 def test_every_flag_is_settable_from_the_file_and_the_environment(cli: str, tmp_path: Path) -> None:
     defaults = printed(CLIS[cli])
@@ -65,6 +66,7 @@ def test_every_flag_is_settable_from_the_file_and_the_environment(cli: str, tmp_
     assert ours == {**from_env, "port": 7000, "store-timeout": 9.5}  # the command line over both
 
 
+@pytest.mark.slow  # starts several processes
 @pytest.mark.parametrize("cli", list(CLIS))
 def test_secrets_are_masked_and_bad_settings_are_clear_errors(cli: str, tmp_path: Path) -> None:
     shown = printed(CLIS[cli], "--db", "postgresql://gloom:s3cret@db.internal/gloom",

@@ -4,8 +4,7 @@ PostgreSQL (across two processes), and what an attacker may send: markup, contro
 and format characters, huge lines, floods, a spectator posting into the seats' talk,
 a stranger without a token. Plus the rematch: the finished table keeps its links.
 Servers run in a thread of this process (a restart is a stop and a start), except
-where two processes share PostgreSQL and where a chronicle is told (by the heavy worker,
-which several in-process servers in a row left hanging once)."""
+where two processes share PostgreSQL."""
 
 from __future__ import annotations
 
@@ -168,7 +167,7 @@ def test_a_table_keeps_only_its_newest_lines_and_a_page_gets_the_backlog(tmp_pat
 
 
 def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerThread(tmp_path / "t.db") as server:
         tables = {kept: create_table(server, seats=ONE_PERSON_ONE_BOT, bot_delay_ms=0, seed=5,
                                      replace_absent=True, absent_after=0, talk_in_record=kept)
                   for kept in (False, True)}
@@ -192,7 +191,7 @@ def test_talk_is_in_the_chronicle_only_when_the_table_says_so(tmp_path: Path) ->
 
 
 def test_rematch_leaves_the_finished_table_and_its_links_as_they_were(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as server:
+    with ServerThread(tmp_path / "t.db") as server:
         t = create_table(server, seats=[{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
                                         {"kind": "bot"}],
                          bot_delay_ms=0, replace_absent=True, absent_after=0, seed=11)
