@@ -60,15 +60,10 @@ class Determinizer(Protocol):
         """A sampler for ``view`` at its seat's own decision, or None (cannot be)."""
         ...
 
-
-@runtime_checkable
-class Resampling(Protocol):
-    """A state that deals anew what one player cannot see: the game's own determinizer
-    (OpenSpiel's ``resample_from_infostate`` and a bot's search ask it)."""
-
-    def resample(self, player: int, seed: int) -> State:
-        """A state ``player`` sees exactly as it sees this one, everything hidden from it
-        dealt anew from ``seed``."""
+    def resample(self, state: State, player: int, seed: int) -> State:
+        """A state ``player`` sees as it sees ``state``, everything hidden from it dealt
+        anew from ``seed``: the game's one determinizer, which its samplers deal with and
+        OpenSpiel's ``resample_from_infostate`` asks (``games/resample.py``)."""
         ...
 
 

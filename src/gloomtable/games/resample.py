@@ -15,8 +15,9 @@ state, key by key; a position where a card it sees sits in one of those places
 that still shows a difference, it is refused (:class:`ResampleError`), never
 answered with the real hidden cards.
 
-A game whose states deal their hidden cards themselves (``engine.hooks.Resampling``,
-as Kuhn poker's do) is asked to, and its answer checked the same way.
+The deal is the game's own (its registry entry's ``determinizer.resample``, the one
+its search samples are dealt with too); if the player's view of it differs (a card it
+sees sits in a hand, say), the hidden piles alone are dealt again here.
 
 What this does not know: which hidden card a player learnt earlier (a card it
 passed to another hand, say), so the sample is consistent with the player's view
@@ -29,7 +30,6 @@ from collections.abc import Callable
 from typing import Any
 
 from gloomtable.engine import GloomtableError, Rng
-from gloomtable.engine.hooks import Resampling
 from gloomtable.games import registry
 
 
@@ -100,13 +100,12 @@ def resample(state: Any, player: int, seed: int) -> Any:
     """A fresh engine state that ``player`` sees exactly as it sees ``state``, with
     everything hidden from it dealt anew from ``seed`` (see the module doc)."""
     want = state.view(player)
-    if isinstance(state, Resampling):  # the game deals its hidden cards itself
-        other = state.resample(player, seed)
-        if other.view(player) == want:
-            return other
-        raise ResampleError(f"the game's resample shows player {player} another view")
-    for with_hands in (True, False):
-        other = _redeal(state, _zones(state, player, with_hands), seed)
+    entry = registry.entry(state.game.name)
+    other = entry.determinizer.get().resample(state, player, seed)  # the game's own deal
+    if other.view(player) == want:
+        return other
+    if entry.hidden_piles:  # a hand the player sees (a rule showing it): deal the piles alone
+        other = _redeal(state, _zones(state, player, False), seed)
         if other.view(player) == want:
             return other
     raise ResampleError(f"no resample of this position shows player {player} the same view")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from gloomtable.engine import Game, GloomtableError
+from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.engine.hooks import Sampler
 from gloomtable.games import make_game, registry
 
@@ -31,6 +31,8 @@ class ViewDeterminizer(NamedTuple):
     """The game's config, as far as a view of it shows."""
     sampler: Callable[[Mapping[str, Any]], Sampler | None]
     """A sampler for a view at its seat's decision, or None."""
+    resample: Callable[[State, int, int], State]
+    """(state, player, seed) -> a state the player cannot tell from it, hidden cards dealt anew."""
 
 
 def game_for_view(view: Mapping[str, Any]) -> Any:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -491,12 +491,6 @@ class Observer:
             return ""
         return state.recall_of(self.kind, player) if self.recall \
             else state.observation_of(self.kind, player)
-
-
-def spiel_class(name: str) -> type[SpielGame]:
-    """The OpenSpiel game class of the registered game ``name`` (``GloomSpielGame``...),
-    made here for every game: a module attribute, so its games pickle by name."""
-    return cast(type[SpielGame], globals()[_class_name(name)])
 
 
 def _class_name(name: str) -> str:

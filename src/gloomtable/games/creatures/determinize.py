@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.engine import DecisionKind, Rng
+from gloomtable.engine import DecisionKind, Rng, State
 from gloomtable.engine.hooks import Sampler
+from gloomtable.games.creatures.state import CreaturesState
 from gloomtable.games.creatures.view import CreaturesView, creatures_view
 from gloomtable.games.views import ViewDeterminizer, game_for_view
 
@@ -80,9 +81,50 @@ def _creatures_sampler(view: CreaturesView) -> Sampler | None:
         return redeal(s, seed)
 
     template = build(0)
-    return lambda seed: redeal(template.clone(), seed)
+    return lambda seed: resample(template, me, seed)
+
+
+def resample(state: State, player: int, seed: int) -> State:
+    """Crazy Creatures' one way to deal anew what ``player`` cannot see (the other
+    hands, the Reserve, the set-aside cards): the players who passed since the last play
+    get only cards that fit no pile now (R-C5), the others any, each hand its own size
+    and kept sorted. A search's samples (above) and OpenSpiel's
+    ``resample_from_infostate`` (``games/resample.py``) both come from here."""
+    from gloomtable.games.creatures.cards import COLOUR, FITS, NUMBER
+
+    if not isinstance(state, CreaturesState):
+        raise TypeError(f"not a Crazy Creatures state: {type(state).__name__}")
+    s = state.clone()
+    me, n = player, len(s.hands)
+    counts = [len(h) for h in s.hands]
+    unknown = sorted([c for p in range(n) if p != me for c in s.hands[p]] + list(s.reserve) + list(s.aside))
+    tops = [NUMBER[p[-1]] if p else 0 for p in s.piles]
+    plus = list(s.plus)
+    passers = {(me - k) % n for k in range(1, min(s.passes, n - 1) + 1)}
+    misfits = [c for c in unknown if not FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
+    reserve_count = len(s.reserve)
+    rng = Rng(seed)
+    pool = list(misfits)
+    rng.shuffle(pool)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[me] = list(s.hands[me])
+    for p in sorted(passers):
+        hands[p] = sorted(pool[:counts[p]])
+        pool = pool[counts[p]:]
+    dealt = {c for h in hands for c in h}
+    deal = [c for c in unknown if c not in dealt]
+    rng.shuffle(deal)
+    for p in range(n):
+        if p != me and p not in passers:
+            hands[p] = sorted(deal[:counts[p]])
+            deal = deal[counts[p]:]
+    s.hands = hands
+    s.reserve = deal[:reserve_count]
+    s.aside = sorted(deal[reserve_count:])
+    s.rng = rng
+    return s
 
 
 CREATURES = ViewDeterminizer(
     config=lambda view: {"players": creatures_view(view)["players"], "rounds": view["rounds"]},
-    sampler=lambda view: _creatures_sampler(creatures_view(view)))
+    sampler=lambda view: _creatures_sampler(creatures_view(view)), resample=resample)

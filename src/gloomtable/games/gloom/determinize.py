@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gloomtable.engine import Rng
+from gloomtable.engine import Rng, State
 from gloomtable.engine.hooks import Sampler
+from gloomtable.games.gloom.state import GloomState
 from gloomtable.games.gloom.view import GloomView, gloom_view
 from gloomtable.games.views import ViewDeterminizer, game_for_view
 
@@ -109,8 +110,35 @@ def _gloom_sampler(view: GloomView) -> Sampler | None:
         return redeal(s, seed)
 
     template = build(0)
-    return lambda seed: redeal(template.clone(), seed)
+    return lambda seed: resample(template, me, seed)
+
+
+def resample(state: State, player: int, seed: int) -> State:
+    """Gloom's one way to deal anew what ``player`` cannot see: every card in another
+    hand or the draw pile, in card order, shuffled from ``seed`` and dealt back into the
+    other hands (seat by seat, each its own size) and the draw pile; the state's
+    generator is the shuffle's own from there. A search's samples (above) and OpenSpiel's
+    ``resample_from_infostate`` (``games/resample.py``) both come from here."""
+    if not isinstance(state, GloomState):
+        raise TypeError(f"not a Gloom state: {type(state).__name__}")
+    s = state.clone()
+    n = len(s.hands)
+    rng = Rng(seed)
+    deal = sorted([c for p in range(n) if p != player for c in s.hands[p]] + list(s.draw_pile))
+    rng.shuffle(deal)
+    hands: list[list[int]] = []
+    for p in range(n):
+        if p == player:
+            hands.append(list(s.hands[p]))
+        else:
+            size = len(s.hands[p])
+            hands.append(deal[:size])
+            deal = deal[size:]
+    s.hands = hands
+    s.draw_pile = deal
+    s.rng = rng
+    return s
 
 
 GLOOM = ViewDeterminizer(config=lambda view: dict(gloom_view(view)["config"]),
-                         sampler=lambda view: _gloom_sampler(gloom_view(view)))
+                         sampler=lambda view: _gloom_sampler(gloom_view(view)), resample=resample)

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from gloomtable.engine import Game, Rng, State
 from gloomtable.engine.hooks import Bot, Sampler, Translating, View
-from gloomtable.games.kuhn.game import BET, PASS, KuhnGame
+from gloomtable.games.kuhn.game import BET, PASS, KuhnGame, KuhnState
 from gloomtable.games.kuhn.view import KuhnView, kuhn_view
 
 
@@ -111,6 +111,12 @@ class KuhnDeterminizer:
             return state.resample(me, seed)
 
         return sample
+
+
+    def resample(self, state: State, player: int, seed: int) -> State:
+        if not isinstance(state, KuhnState):
+            raise TypeError(f"not a Kuhn poker state: {type(state).__name__}")
+        return state.resample(player, seed)
 
 
 def narrator(view: View, action: int, rng: Rng) -> str | None:
