@@ -177,6 +177,28 @@ def test_moves_arriving_while_a_group_is_out_leave_together_next() -> None:
     assert sent == [["a"], ["b", "c"], ["b", "d"]]
 
 
+def test_the_move_that_ends_a_rated_game_goes_alone() -> None:
+    from gloomtable.server.ratings import RatingPlan
+
+    sent: list[list[str]] = []
+
+    async def main() -> None:
+        async def send(moves: list[Move]) -> Outcomes:
+            sent.append([m.table_id for m in moves])
+            await asyncio.sleep(0)
+            return [None] * len(moves)
+
+        group = GroupCommit(send)
+        plan = RatingPlan("gloom", (0, 1), (1, 2), {})
+        await asyncio.gather(group.commit(Move("a", 0, 1, 0, "bot", None, False)),
+                             group.commit(Move("b", 0, 1, 0, "bot", None, False)),
+                             group.commit(Move("r", 9, 1, 0, "person", None, True, None, plan)),
+                             group.commit(Move("c", 0, 1, 0, "bot", None, False)))
+
+    asyncio.run(main())
+    assert sent == [["a", "b", "c"], ["r"]]  # all four were waiting when the first group left
+
+
 def test_a_group_that_fails_fails_each_of_its_moves_and_the_next_goes_on() -> None:
     calls = 0
 

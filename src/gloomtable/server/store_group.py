@@ -11,7 +11,8 @@ moment the previous one returns, so a lone move never waits for company, and
 under load the group grows with the database's own latency (the time the last
 group took is the time the next one gathered moves). A group holds at most
 ``most`` moves (:data:`GROUP_MOST`) and one move per table (a table stores one
-move at a time anyway; a second would wait for the next group).
+move at a time anyway; a second would wait for the next group); the move that
+ends a rated game goes alone (its ratings take a transaction of their own).
 
 Each move's outcome is its own: a stale move (another process stored that index
 first) fails alone, the others of its group are stored. A group that fails as a
@@ -45,6 +46,11 @@ class Move(NamedTuple):
     over: bool
     deadline: float | None = None
     rating: RatingPlan | None = None
+
+    @property
+    def alone(self) -> bool:
+        """It ends a rated game: its ratings take a transaction of their own, so it goes in a group alone."""
+        return self.over and self.rating is not None
 
 
 Outcomes = list[BaseException | None]
@@ -80,7 +86,8 @@ class GroupCommit:
                 for item in self._waiting:
                     if item[1].done():  # its mover stopped waiting before it left: not sent
                         continue
-                    if len(group) < self._most and item[0].table_id not in tables:
+                    fits = not group or not (item[0].alone or group[0][0].alone)
+                    if fits and len(group) < self._most and item[0].table_id not in tables:
                         group.append(item)
                         tables.add(item[0].table_id)
                     else:

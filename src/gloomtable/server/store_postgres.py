@@ -231,9 +231,11 @@ class PostgresStore(TalkRows, DeckRows):
         the ones that end a rated game each in a transaction of their own (their
         ratings move with them), every other in one statement, so in one round trip
         and one commit (server/store_group.py). Each move's outcome: None (stored)
-        or :class:`StaleActionError`; an error of the database itself raises."""
+        or :class:`StaleActionError`; an error of the database itself raises (so
+        :class:`GroupCommit` sends a rated move alone: an error of its own must not
+        be taken for the others')."""
         outcomes: Outcomes = [None] * len(moves)
-        plain = [k for k, m in enumerate(moves) if not (m.over and m.rating is not None)]
+        plain = [k for k, m in enumerate(moves) if not m.alone]
         if plain:
             try:
                 with self.pool.connection() as conn:
@@ -247,13 +249,13 @@ class PostgresStore(TalkRows, DeckRows):
                 if moves[k].table_id not in stored:
                     outcomes[k] = _stale(moves[k])
         for k, m in enumerate(moves):
-            if m.over and m.rating is not None:
+            if m.alone and m.rating is not None:  # (alone says so; the type does not)
                 try:
                     with self._tx() as conn:
                         if not self._store_moves(conn, [m]):
                             raise _stale(m)
                         self._rate_finished(conn, m.table_id, m.rating)
-                except (StaleActionError, psycopg.IntegrityError):
+                except (StaleActionError, psycopg.errors.UniqueViolation):  # as before; all else raises
                     outcomes[k] = _stale(m)
         return outcomes
 
