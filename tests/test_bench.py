@@ -213,6 +213,7 @@ def test_without_the_bench_extra_the_baselines_say_how_to_get_it(monkeypatch: py
     assert report["targets"]["creatures_vs_uno"]["met"] is None
 
 
+@pytest.mark.slow  # a benchmark: a few seconds of playouts
 @pytest.mark.skipif(not BENCH_EXTRA, reason="the bench extra (rlcard, open-spiel) is not installed")
 def test_engine_anchors_run_in_this_process_beside_our_playouts() -> None:
     """Issue 35: UNO's bare engine and OpenSpiel's crazy_eights, each a ratio of this run."""

@@ -1,16 +1,16 @@
 """A Crazy Creatures set's problems read as a Gloom deck's do (issue 34, item 3): a
 count of problems over one line each, naming the file, the entry (its index and its
 key or value, as a Gloom card's id), the field and what is wrong, a misspelt field
-called unknown; one set file per mistake, through ``gloom deck check``."""
+called unknown; one set file per mistake, through ``gloom deck check`` (run in this
+process, tests/cli_support.py)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_support import gloom
 from gloomtable.games.creatures.cards import CreatureSetError, parse_set_text
 
 ZOO = (Path(__file__).resolve().parents[1] / "examples" / "night-zoo.toml").read_text()
@@ -39,7 +39,6 @@ def test_each_mistake_is_told_as_a_gloom_decks_are(tmp_path: Path, old: str, new
     assert says in str(err.value), str(err.value)
     path = tmp_path / "zoo.toml"
     path.write_text(bad)
-    done = subprocess.run([sys.executable, "-m", "gloomtable.cli.main", "deck", "check", str(path)],
-                          capture_output=True, text=True, timeout=120)
+    done = gloom("deck", "check", str(path))
     assert done.returncode == 1
     assert says.replace("zoo.toml", str(path)) in done.stdout + done.stderr, done.stdout + done.stderr

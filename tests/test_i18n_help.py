@@ -123,6 +123,7 @@ def test_serve_help_shows_no_english_words_of_ours(lang: str) -> None:
     assert not left, f"gloom --lang {lang} serve --help shows English: {left}\n{shown}"
 
 
+@pytest.mark.slow  # four processes of their own
 @pytest.mark.parametrize("lang", ["es", "ru"])
 def test_a_page_of_its_own_process_is_the_page_above(lang: str) -> None:
     """The pages above come from one process per language; a page of its own

@@ -15,18 +15,18 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from gloomtable.learn import Guide, lesson_for
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 MAX_MESSAGES = 20000
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("learn") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("learn") / "tables.db") as srv:
         yield srv
 
 
-def start(server: ServerProcess, name: str) -> tuple[str, str]:
+def start(server: LiveServer, name: str) -> tuple[str, str]:
     r = httpx.post(server.url + "/api/lessons", json={"lesson": name})
     assert r.status_code == 201, r.text
     body = r.json()
@@ -47,7 +47,7 @@ def states(ws: ClientConnection, timeout: float = 60) -> Iterator[dict[str, Any]
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["gloom", "creatures"])
-def test_a_lesson_table_plays_the_same_game_as_the_terminal_guide(server: ServerProcess, name: str) -> None:
+def test_a_lesson_table_plays_the_same_game_as_the_terminal_guide(server: LiveServer, name: str) -> None:
     table, token = start(server, name)
     listing = httpx.get(server.url + "/api/tables").json()
     assert table not in json.dumps(listing)  # a lesson's table is never listed
@@ -87,7 +87,7 @@ def test_a_lesson_table_plays_the_same_game_as_the_terminal_guide(server: Server
 
 
 @pytest.mark.slow
-def test_a_wrong_move_is_refused_with_the_steps_words(server: ServerProcess) -> None:
+def test_a_wrong_move_is_refused_with_the_steps_words(server: LiveServer) -> None:
     table, token = start(server, "gloom")
     lesson = lesson_for("gloom")
     with connect(f"{server.ws_url}/ws/{table}", max_queue=4096) as ws:
@@ -111,7 +111,7 @@ def test_a_wrong_move_is_refused_with_the_steps_words(server: ServerProcess) -> 
         assert reply["message"] == expected.wrong
 
 
-def test_an_unknown_lesson_is_a_clear_error(server: ServerProcess) -> None:
+def test_an_unknown_lesson_is_a_clear_error(server: LiveServer) -> None:
     r = httpx.post(server.url + "/api/lessons", json={"lesson": "chess"})
     assert r.status_code == 400
     assert "no lesson 'chess'" in r.json()["message"]

@@ -20,23 +20,23 @@ from websockets.sync.client import ClientConnection
 
 from gloomtable.server.addresses import client_key
 from gloomtable.server.limits import ServerLimits
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 from server_support import PEOPLE, open_ws, post_table
 
 
-def create_from(server: ServerProcess, address: str) -> int:
+def create_from(server: LiveServer, address: str) -> int:
     """The status of one table creation by the client at ``address``."""
     return post_table(server, seats=PEOPLE, headers={"X-Forwarded-For": address}).status_code
 
 
-def serve(tmp_path: Path, name: str, *args: str) -> ServerProcess:
+def serve(tmp_path: Path, name: str, *args: str) -> LiveServer:
     """A server with the per-IP limits a public one has, behind a proxy on 127.0.0.1."""
-    return ServerProcess(tmp_path / f"{name}.db", shared_loopback=False,
-                         args=["--forwarded-allow-ips", "127.0.0.1", *args])
+    return ServerThread(tmp_path / f"{name}.db", shared_loopback=False,
+                        args=["--forwarded-allow-ips", "127.0.0.1", *args])
 
 
 @pytest.fixture(scope="module")
-def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with serve(tmp_path_factory.mktemp("addresses"), "proxied",
                "--create-rate", "2/minute", "--sockets-per-ip", "2") as srv:
         yield srv
@@ -53,7 +53,7 @@ def test_client_keys() -> None:
     assert client_key("unknown") == "unknown"
 
 
-def test_an_ipv6_network_is_one_client_for_the_http_rates(proxied: ServerProcess) -> None:
+def test_an_ipv6_network_is_one_client_for_the_http_rates(proxied: LiveServer) -> None:
     """Three addresses of one /64 share its two creations a minute; the next /64 has
     its own, and so does an IPv4 client, however its address is written."""
     assert create_from(proxied, "2001:db8:7:1::1") == 201
@@ -65,7 +65,7 @@ def test_an_ipv6_network_is_one_client_for_the_http_rates(proxied: ServerProcess
     assert create_from(proxied, "::ffff:198.51.100.4") == 429
 
 
-def test_an_ipv6_network_is_one_client_for_open_sockets(proxied: ServerProcess) -> None:
+def test_an_ipv6_network_is_one_client_for_open_sockets(proxied: LiveServer) -> None:
     """``--sockets-per-ip 2``: a third socket from another address of the same /64 is
     refused before the handshake (429); one from another network is not."""
     r = post_table(proxied, seats=PEOPLE, headers={"X-Forwarded-For": "203.0.113.50"})
@@ -101,8 +101,8 @@ def test_the_prefix_is_a_flag(tmp_path: Path) -> None:
 def test_without_a_trusted_proxy_the_header_is_ignored(tmp_path: Path) -> None:
     """No ``--forwarded-allow-ips``: every request counts for its TCP peer, whatever
     ``X-Forwarded-For`` claims, so a client cannot pick its own address."""
-    with ServerProcess(tmp_path / "direct.db", shared_loopback=False,
-                       args=["--create-rate", "2/minute"]) as srv:
+    with ServerThread(tmp_path / "direct.db", shared_loopback=False,
+                      args=["--create-rate", "2/minute"]) as srv:
         assert create_from(srv, "2001:db8:1::1") == 201
         assert create_from(srv, "2001:db8:2::1") == 201
         assert create_from(srv, "2001:db8:3::1") == 429

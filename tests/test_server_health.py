@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from gloomtable.server.migrations import LATEST
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 from pg_support import fresh_schema, require_postgres
 from redis_support import StallingProxy
 
@@ -18,7 +18,7 @@ TIMEOUT = 0.5
 
 
 def test_a_sqlite_server_is_live_and_ready(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db") as srv:
+    with ServerThread(tmp_path / "t.db") as srv:
         live = httpx.get(srv.url + "/healthz", timeout=5)
         assert live.status_code == 200 and live.json() == {"status": "ok"}
         ready = httpx.get(srv.url + "/readyz", timeout=5)

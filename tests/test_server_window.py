@@ -25,7 +25,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 PAUSE_MS = 500
 """The table's response pause (the least a table may ask for)."""
@@ -46,7 +46,7 @@ class Seat:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with ServerProcess(tmp_path_factory.mktemp("window") / "w.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("window") / "w.db") as srv:
         yield srv
 
 
@@ -66,7 +66,7 @@ async def play_seat(url: str, seat: Seat, rng: random.Random, done: asyncio.Even
     until its pause is over, then answered anyway (too late)."""
     windows = 0
     async with connect(url, open_timeout=60, max_size=2**24) as ws:
-        await ws.send(ServerProcess.hello(seat.token))
+        await ws.send(ServerThread.hello(seat.token))
         while not done.is_set():
             try:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
@@ -102,7 +102,7 @@ async def answer(ws: ClientConnection, msg: dict[str, Any], seat: Seat, rng: ran
     await ws.send(json.dumps({"type": "act", "action": action, "state_id": sid}))
 
 
-async def play_table(srv: ServerProcess, seed: int) -> tuple[str, list[Seat]]:
+async def play_table(srv: LiveServer, seed: int) -> tuple[str, list[Seat]]:
     async with httpx.AsyncClient(timeout=60) as client:
         r = await client.post(srv.url + "/api/tables", json={
             "game": "gloom", "seats": [{"kind": "person"}] * 3, "response_pause_ms": PAUSE_MS,
@@ -120,7 +120,7 @@ async def play_table(srv: ServerProcess, seed: int) -> tuple[str, list[Seat]]:
 
 
 @pytest.mark.slow
-def test_every_window_answer_is_stored_as_told_or_told_not_taken(server: ServerProcess) -> None:
+def test_every_window_answer_is_stored_as_told_or_told_not_taken(server: LiveServer) -> None:
     """R-G20: each answer sent in time is told ``stored`` at an index holding exactly that
     action and seat, or ``not_asked`` where an earlier seat's response is stored in the
     same window; an answer after the pause is refused as stale; a person who did not

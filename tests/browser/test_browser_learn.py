@@ -16,7 +16,7 @@ import pytest
 from conftest import PageErrors, shoot
 from gloomtable.i18n.catalog import translator
 from gloomtable.learn import lesson_for
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -45,8 +45,8 @@ READY = """() => {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("learn-browser") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("learn-browser") / "tables.db") as srv:
         yield srv
 
 
@@ -110,7 +110,7 @@ def wrong_move(page: Any, snap: dict[str, Any], lang: str) -> bool:
     return True
 
 
-def start(server: ServerProcess, name: str) -> str:
+def start(server: LiveServer, name: str) -> str:
     r = httpx.post(server.url + "/api/lessons", json={"lesson": name, "bot_delay_ms": TEST_BOT_DELAY_MS})
     assert r.status_code == 201, r.text
     return str(r.json()["link"])
@@ -119,7 +119,7 @@ def start(server: ServerProcess, name: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 @pytest.mark.parametrize("name", ["gloom", "gloomier", "creatures"])
-def test_each_lesson_is_completed_by_doing_what_the_page_asks(browser: Any, server: ServerProcess,
+def test_each_lesson_is_completed_by_doing_what_the_page_asks(browser: Any, server: LiveServer,
                                                              name: str, lang: str) -> None:
     viewport = PHONE if lang == "es" else DESKTOP
     ctx = browser.new_context(locale=LOCALES[lang], viewport=viewport)
@@ -220,7 +220,7 @@ def marked_step(page: Any, snap: dict[str, Any], lang: str) -> None:
 
 
 @pytest.mark.slow
-def test_learn_to_play_from_the_lobby(browser: Any, server: ServerProcess) -> None:
+def test_learn_to_play_from_the_lobby(browser: Any, server: LiveServer) -> None:
     ctx = browser.new_context(locale="ru-RU", viewport=DESKTOP)
     try:
         page = ctx.new_page()
@@ -247,7 +247,7 @@ def test_learn_to_play_from_the_lobby(browser: Any, server: ServerProcess) -> No
         ctx.close()
 
 
-def test_a_lessons_bot_delay_is_validated(server: ServerProcess) -> None:
+def test_a_lessons_bot_delay_is_validated(server: LiveServer) -> None:
     for bad in (-1, 601, "10", True, 2.5):
         r = httpx.post(server.url + "/api/lessons", json={"lesson": "gloom", "bot_delay_ms": bad})
         assert r.status_code == 400, bad
@@ -258,7 +258,7 @@ def test_a_lessons_bot_delay_is_validated(server: ServerProcess) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_rules_draw_stacks_with_the_tables_renderer(browser: Any, server: ServerProcess,
+def test_the_rules_draw_stacks_with_the_tables_renderer(browser: Any, server: LiveServer,
                                                         lang: str) -> None:
     """The rules panel's drawn examples: the cardinal rule (R-G4) worked out on real SVG
     stacks, and an Untimely Death (R-G11, R-G23), captions in the page's language."""

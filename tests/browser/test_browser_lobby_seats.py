@@ -11,11 +11,11 @@ from typing import Any
 import httpx
 
 from conftest import PageErrors, create_in_lobby
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 
 def test_public_lobby_pages_its_tables_and_joins_only_open_seats(tmp_path: Path, context: Any) -> None:
-    with ServerProcess(tmp_path / "tables.db", allow_fixed_deals=False) as srv:
+    with ServerThread(tmp_path / "tables.db", allow_fixed_deals=False) as srv:
         for _ in range(24):
             r = httpx.post(srv.url + "/api/tables", json={"seats": [{"kind": "open"}, {"kind": "bot"}]},
                            timeout=20)
@@ -40,7 +40,7 @@ def test_public_lobby_pages_its_tables_and_joins_only_open_seats(tmp_path: Path,
         errors.check()
 
 
-def test_a_fixed_deal_says_so_in_the_lobby_and_on_the_table(server: ServerProcess, context: Any) -> None:
+def test_a_fixed_deal_says_so_in_the_lobby_and_on_the_table(server: LiveServer, context: Any) -> None:
     page = context.new_page()
     errors = PageErrors(page)
     create_in_lobby(page, server.url, "gloom", seats=2, bots=1, seed=42)
@@ -51,7 +51,7 @@ def test_a_fixed_deal_says_so_in_the_lobby_and_on_the_table(server: ServerProces
     errors.check()
 
 
-def test_a_stand_ins_narration_is_credited_to_the_stand_in(server: ServerProcess, context: Any) -> None:
+def test_a_stand_ins_narration_is_credited_to_the_stand_in(server: LiveServer, context: Any) -> None:
     seats = [{"kind": "person", "name": "Bea", "level": "random"}, {"kind": "bot", "level": "random"}]
     t = httpx.post(server.url + "/api/tables", json={"seats": seats, "replace_absent": True,
                                                      "absent_after": 0, "bot_delay_ms": 0}, timeout=20).json()

@@ -21,19 +21,19 @@ import pytest
 from test_table_ui import serious_violations
 
 from conftest import PageErrors, click_any_choice, page_state, shot, wait_my_turn_or_end
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 MIN_HAND_PX = {"laptop": 96, "phone": 72}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("page") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("page") / "tables.db") as srv:
         yield srv
 
 
-def new_table(server: ServerProcess, game: str, players: int, seed: int, *, delay: int = 10,
+def new_table(server: LiveServer, game: str, players: int, seed: int, *, delay: int = 10,
               **options: Any) -> dict[str, Any]:
     seats = [{"kind": "person", "name": "Ada"}]
     seats += [{"kind": "bot", "name": f"Bot {i}", "level": "medium"} for i in range(1, players)]
@@ -76,7 +76,7 @@ def newest_in_view(page: Any, phone: bool) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_logs_newest_line_is_in_view_after_every_move(browser: Any, server: ServerProcess,
+def test_the_logs_newest_line_is_in_view_after_every_move(browser: Any, server: LiveServer,
                                                             size: str) -> None:
     w, h = SIZES[size]
     phone = size == "phone"
@@ -142,7 +142,7 @@ HIDE = """(hidden) => {
 }"""
 
 
-def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server: ServerProcess) -> None:
+def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server: LiveServer) -> None:
     table = new_table(server, "gloom", 2, seed=23, delay=400)
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, permissions=["notifications"])
     ctx.set_default_timeout(20_000)
@@ -193,7 +193,7 @@ def test_a_hidden_page_says_your_turn_in_its_title_and_icon(browser: Any, server
         ctx.close()
 
 
-def finished_creatures(server: ServerProcess, seed: int) -> dict[str, Any]:
+def finished_creatures(server: LiveServer, seed: int) -> dict[str, Any]:
     """A 4-seat Crazy Creatures table whose person is away from the start, so a stand-in
     plays the seat to the end; the invite link then opens the end screen."""
     r = httpx.post(server.url + "/api/tables", json={
@@ -209,7 +209,7 @@ def finished_creatures(server: ServerProcess, seed: int) -> dict[str, Any]:
     return table
 
 
-def test_creatures_end_screen_fits_a_phone(browser: Any, server: ServerProcess) -> None:
+def test_creatures_end_screen_fits_a_phone(browser: Any, server: LiveServer) -> None:
     table = finished_creatures(server, seed=31)
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     ctx.set_default_timeout(20_000)
@@ -243,7 +243,7 @@ def test_creatures_end_screen_fits_a_phone(browser: Any, server: ServerProcess) 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["gloom", "creatures"])
-def test_hand_cards_are_wide_enough(browser: Any, server: ServerProcess, game: str, size: str) -> None:
+def test_hand_cards_are_wide_enough(browser: Any, server: LiveServer, game: str, size: str) -> None:
     w, h = SIZES[size]
     table = new_table(server, game, 4, seed=5)
     ctx = browser.new_context(viewport={"width": w, "height": h})
@@ -301,7 +301,7 @@ def _zoomable_stacks(page: Any, st: dict[str, Any], phone: bool) -> list[int]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, server: ServerProcess,
+def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, server: LiveServer,
                                                                size: str) -> None:
     w, h = SIZES[size]
     phone = size == "phone"

@@ -20,20 +20,20 @@ import pytest
 from test_table_ui import serious_violations
 
 from conftest import PageErrors, shot
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1"> & <script>window.pwned=2</script>'
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+def server(tmp_path: Path) -> Iterator[LiveServer]:
     """A chronicle is told by the worker process at the lowest priority: on a busy machine
     the first may take longer than a public server's 5 s, which these tests do not measure."""
-    with ServerProcess(tmp_path / "tables.db", args=["--heavy-timeout", "60"]) as srv:
+    with ServerThread(tmp_path / "tables.db") as srv:
         yield srv
 
 
-def two_people(server: ServerProcess, **options: Any) -> dict[str, Any]:
+def two_people(server: LiveServer, **options: Any) -> dict[str, Any]:
     r = httpx.post(server.url + "/api/tables", json={
         "game": "gloom", "seed": 23, "bot_delay_ms": 200, **options,
         "seats": [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bo"},
@@ -42,7 +42,7 @@ def two_people(server: ServerProcess, **options: Any) -> dict[str, Any]:
     return dict(r.json())
 
 
-def open_seat(browser: Any, server: ServerProcess, link: str, size: tuple[int, int],
+def open_seat(browser: Any, server: LiveServer, link: str, size: tuple[int, int],
               frames: list[str] | None = None) -> tuple[Any, Any]:
     """A page of the seat in its own browser context; ``frames`` collects its websocket's."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
@@ -76,7 +76,7 @@ def overlaps(page: Any, a: str, b: str) -> bool:
     }""", [a, b]))
 
 
-def test_talk_reaches_the_other_seat_as_text_rate_limited_and_muted(server: ServerProcess,
+def test_talk_reaches_the_other_seat_as_text_rate_limited_and_muted(server: LiveServer,
                                                                     browser: Any) -> None:
     t = two_people(server)
     frames: list[str] = []
@@ -141,7 +141,7 @@ def test_talk_reaches_the_other_seat_as_text_rate_limited_and_muted(server: Serv
         ctx_b.close()
 
 
-def test_talk_panel_on_a_phone_is_a_sheet_below_the_decision_bar(server: ServerProcess, browser: Any) -> None:
+def test_talk_panel_on_a_phone_is_a_sheet_below_the_decision_bar(server: LiveServer, browser: Any) -> None:
     t = two_people(server)
     ctx_a, ada = open_seat(browser, server, t["invites"][0]["link"], (1366, 768))
     ctx_b, bo = open_seat(browser, server, t["invites"][1]["link"], (390, 844))
@@ -168,7 +168,7 @@ def test_talk_panel_on_a_phone_is_a_sheet_below_the_decision_bar(server: ServerP
         ctx_b.close()
 
 
-def finished_two_people(server: ServerProcess) -> dict[str, Any]:
+def finished_two_people(server: LiveServer) -> dict[str, Any]:
     """A Gloom table of two people and a bot, played to its end by the people's stand-ins."""
     t = two_people(server, bot_delay_ms=0, replace_absent=True, absent_after=0, seed=31)
     deadline = time.monotonic() + 90
@@ -178,7 +178,7 @@ def finished_two_people(server: ServerProcess) -> dict[str, Any]:
     return t
 
 
-def test_play_again_invites_and_leaves_the_other_end_screen_in_place(server: ServerProcess,
+def test_play_again_invites_and_leaves_the_other_end_screen_in_place(server: LiveServer,
                                                                       browser: Any) -> None:
     t = finished_two_people(server)
     old = t["invites"]

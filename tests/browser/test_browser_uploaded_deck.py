@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import MAX_DECISIONS, PageErrors, click_any_choice, page_state
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 from gloomtable.server.uploads import upload_key
 
 DECK = '''
@@ -66,11 +66,11 @@ def play_to_the_end(pages: list[Any], rng: random.Random) -> int:
 
 def test_an_uploaded_deck_is_played_to_the_end_by_two_people(browser: Any, tmp_path: Path) -> None:
     # the worker starts at the lowest priority: on a busy machine its first check is slow
-    with ServerProcess(tmp_path / "tables.db", args=["--heavy-timeout", "120"]) as server:
+    with ServerThread(tmp_path / "tables.db") as server:
         play(server, browser, tmp_path)
 
 
-def play(server: ServerProcess, browser: Any, tmp_path: Path) -> None:
+def play(server: LiveServer, browser: Any, tmp_path: Path) -> None:
     deck_file, spanish = tmp_path / "lighthouse.toml", tmp_path / "lighthouse.es.toml"
     deck_file.write_text(DECK)
     spanish.write_text(SPANISH)

@@ -17,7 +17,7 @@ from conftest import shoot
 from gloomtable.designer.starter import write_starter
 from gloomtable.games.gloom.cards import visible
 from gloomtable.games.gloom.deck import load_deck
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerThread
 
 GLOOM = [sys.executable, "-m", "gloomtable.cli.main"]
 STACK = ["lord-slogar", "swallowed-a-suspicious-oyster", "went-down-the-well-after-a-hat"]
@@ -25,7 +25,7 @@ STACK = ["lord-slogar", "swallowed-a-suspicious-oyster", "went-down-the-well-aft
 
 @pytest.fixture(scope="module")
 def designer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with ServerProcess(tmp_path_factory.mktemp("server") / "tables.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("server") / "tables.db") as srv:
         yield srv.url
 
 

@@ -16,12 +16,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from conftest import shoot
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerThread
 
 
 @pytest.fixture(scope="module")
 def designer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with ServerProcess(tmp_path_factory.mktemp("server") / "tables.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("server") / "tables.db") as srv:
         yield srv.url
 
 

@@ -19,14 +19,14 @@ from conftest import shoot
 from gloomtable.games import registry
 from gloomtable.i18n.cards import read_translation
 from gloomtable.i18n.grammar import spanish_person
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 MAX_CLICKS = 12
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("i18n") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("i18n") / "tables.db") as srv:
         yield srv
 
 
@@ -88,7 +88,7 @@ def translated_card_names(lang: str) -> set[str]:
     ("es-ES", "es", ("Mesa nueva", "Mesas abiertas", "Crear la mesa"),
      ("Autoestima", "Pila de robo", "Tu mano", "Registro de la partida")),
 ])
-def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: ServerProcess, locale: str,
+def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: LiveServer, locale: str,
                                                         lang: str, lobby_words: tuple[str, ...],
                                                         table_words: tuple[str, ...]) -> None:
     ctx, page, errors = new_page(browser, locale)
@@ -127,7 +127,7 @@ def test_lobby_and_gloom_table_in_the_browsers_language(browser: Any, server: Se
         ctx.close()
 
 
-def test_the_language_switch_is_remembered(browser: Any, server: ServerProcess) -> None:
+def test_the_language_switch_is_remembered(browser: Any, server: LiveServer) -> None:
     ctx, page, errors = new_page(browser, "es-ES")
     try:
         page.goto(server.url + "/")
@@ -153,7 +153,7 @@ def test_the_language_switch_is_remembered(browser: Any, server: ServerProcess) 
         ctx.close()
 
 
-def test_the_server_negotiates_and_serves_catalogues(server: ServerProcess) -> None:
+def test_the_server_negotiates_and_serves_catalogues(server: LiveServer) -> None:
     import httpx
 
     info = httpx.get(server.url + "/api/i18n", headers={"Accept-Language": "de;q=1, ru;q=0.5"}).json()
@@ -184,7 +184,7 @@ def people(lang: str) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("locale", "lang"), [("ru-RU", "ru"), ("es-ES", "es")])
-def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: ServerProcess, locale: str,
+def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: LiveServer, locale: str,
                                                    lang: str) -> None:
     """Issue 23: the log of a game half played, in the page: every line translated, card
     names as quoted titles, Characters in the case their line asks for (never a Russian
@@ -230,7 +230,7 @@ def test_a_mid_game_log_reads_as_its_players_write(browser: Any, server: ServerP
 @pytest.mark.parametrize(("locale", "lang", "game"), [("ru-RU", "ru", "gloom"), ("es-ES", "es", "gloom"),
                                                       ("ru-RU", "ru", "gloomier"),
                                                       ("es-ES", "es", "gloomier")])
-def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: ServerProcess, locale: str,
+def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: LiveServer, locale: str,
                                                      lang: str, game: str) -> None:
     """Issue 23: a whole game of bots watched in the page, to the end: the log (bot
     narration included) and the chronicle read without placeholders, Markdown marks,
@@ -270,7 +270,7 @@ def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: Serve
 
 @pytest.mark.parametrize(("locale", "title"), [("es", "Las locas criaturas del Dr. Gloom"),
                                                 ("ru", "Безумные твари доктора Глума")])
-def test_lobby_names_the_games_in_the_page_language(browser: Any, server: ServerProcess,
+def test_lobby_names_the_games_in_the_page_language(browser: Any, server: LiveServer,
                                                     locale: str, title: str) -> None:
     """The Game menu and the list of open tables give each game's title in the page's
     language, as the Learn to play buttons do (they showed the English title)."""
@@ -295,7 +295,7 @@ def test_lobby_names_the_games_in_the_page_language(browser: Any, server: Server
 
 
 @pytest.mark.parametrize("locale", ["en", "es", "ru"])
-def test_lobby_names_the_card_sets_by_their_titles_in_the_page_language(browser: Any, server: ServerProcess,
+def test_lobby_names_the_card_sets_by_their_titles_in_the_page_language(browser: Any, server: LiveServer,
                                                                          locale: str) -> None:
     """The Gloom form's "Card sets" boxes are labelled with each set's title in the page's
     language, read from the set's deck and translation files (they showed file ids)."""
@@ -322,7 +322,7 @@ def test_lobby_names_the_card_sets_by_their_titles_in_the_page_language(browser:
 
 
 @pytest.mark.parametrize("locale", ["en", "es", "ru"])
-def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProcess, locale: str) -> None:
+def test_rules_panel_reads_as_text_not_markup(browser: Any, server: LiveServer, locale: str) -> None:
     """The Rules panel draws the reference's headings, bold words and lists (it showed
     the Markdown itself: "# Gloom...", "**Goal.**", lines broken where the file breaks)."""
     from conftest import PageErrors
@@ -351,7 +351,7 @@ def test_rules_panel_reads_as_text_not_markup(browser: Any, server: ServerProces
 
 
 @pytest.mark.parametrize("locale", ["en", "es", "ru"])
-def test_lobby_fits_a_phone_and_names_bot_levels_in_its_language(browser: Any, server: ServerProcess,
+def test_lobby_fits_a_phone_and_names_bot_levels_in_its_language(browser: Any, server: LiveServer,
                                                                  locale: str) -> None:
     """At 390x844 the lobby's form never scrolls sideways (the seat rows were 700 px
     wide), and the bot levels read in the page's language (they were the English ids)."""

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from conftest import create_in_lobby
 from gloomtable.i18n.extract import po_file
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerThread
 
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 TEXTS = """() => {
@@ -95,8 +95,8 @@ def english_on(page: Any, lang: str, where: str, vocabulary: set[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("i18n-no-english") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("i18n-no-english") / "tables.db") as srv:
         yield srv
 
 
@@ -121,7 +121,7 @@ def watch(page: Any, base: str, game: str, lang: str, vocabulary: set[str]) -> N
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("locale", "lang"), [("es-ES", "es"), ("ru-RU", "ru")])
-def test_the_page_shows_no_english(browser: Any, server: ServerProcess, locale: str, lang: str) -> None:
+def test_the_page_shows_no_english(browser: Any, server: LiveServer, locale: str, lang: str) -> None:
     vocabulary = english_words(lang)
     assert {"draws", "discard", "family"} & vocabulary  # the check can fail
     ctx = browser.new_context(locale=locale, viewport={"width": 1360, "height": 900})

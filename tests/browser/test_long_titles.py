@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from conftest import PageErrors
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerThread
 
 LONG = "Was Thoroughly and Unforgivably Embarrassed at the Lighthouse Regatta"
 CHARACTER = "Bartholomew Wickersham-Fotheringay the Younger"
@@ -59,7 +59,7 @@ OVERLAPS = """(sel) => {
 
 
 def test_long_titles_are_whole_and_clear_of_the_badges(browser: Any, tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--heavy-timeout", "120"]) as server:
+    with ServerThread(tmp_path / "t.db") as server:
         r = httpx.post(server.url + "/api/decks", json={"deck": DECK, "file": "regatta.toml"}, timeout=120)
         assert r.status_code == 201, r.text
         page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from conftest import PageErrors, click_any_choice, page_state, shoot, wait_my_turn_or_end
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 GAMES = {"gloom": 4, "gloomier": 5, "creatures": 4}
@@ -29,7 +29,7 @@ MIN_TEXT_PX = 14.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("ui") / "tables.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("ui") / "tables.db") as srv:
         yield srv
 
 

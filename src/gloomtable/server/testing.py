@@ -12,8 +12,10 @@ the time (no interpreter, no imports) and serves the same app over the same sock
         httpx.post(srv.url + "/api/tables", json=...)
 
 A test needs the process when it kills the server, runs several at once (the
-``/metrics`` figures and the text limits are the process's), reads the server's log
-or starts it from its command line; every other one may use the thread.
+``/metrics`` figures and the text limits are the process's), reads the server's log,
+registers sets with ``--sets`` (the registry is the process's too), measures latency
+(the thread shares the test's GIL) or starts it from its command line; every other
+one may use the thread.
 """
 
 from __future__ import annotations
@@ -179,7 +181,7 @@ class ServerThread:
         from gloomtable.server.app import create_app
         from gloomtable.server.limits import add_arguments, from_namespace
         from gloomtable.server.lobby import add_lobby_args, lobby_settings
-        from gloomtable.server.run import SWITCH_INTERVAL, add_log_arguments, register_sets, server_config
+        from gloomtable.server.run import SWITCH_INTERVAL, add_log_arguments, server_config
 
         parser = argparse.ArgumentParser(prog="ServerThread", exit_on_error=False)
         add_lobby_args(parser)
@@ -188,7 +190,8 @@ class ServerThread:
         ns = parser.parse_args(self.args)
         limits = from_namespace(ns)
         lobby = lobby_settings(ns)
-        register_sets(lobby.sets, announce=lambda line: None)
+        if lobby.sets:
+            raise ValueError("--sets registers its sets for the whole process: use ServerProcess")
         from gloomtable.engine.textdata import text_limits
 
         self._text_limits = text_limits()  # create_app sets the process's; stop() puts them back
