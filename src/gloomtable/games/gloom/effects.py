@@ -416,6 +416,11 @@ def _ident(x: Any) -> Any:
     return x
 
 
+RICH_HANDLERS = frozenset({
+    H.move_character, H.move_this, H.move_stack, H.look_at_hand, H.look_at_draw_pile,
+    H.take_card, H.give_card, H.take_from_discard, H.extra_turn, H.reverse_order,
+    H.for_players, H.only_if})
+"""The handlers of the richer card language (``effect_handlers``)."""
 LASTING = frozenset({"continuous", "persistent"})
 IMMEDIATE = frozenset({"immediate"})
 
@@ -533,6 +538,7 @@ hooks.TURN_DRAWS.update({n: p.turn_draw for n, p in PRIMITIVES.items() if p.turn
 hooks.CANCELS.update({n: p.cancels for n, p in PRIMITIVES.items() if p.cancels is not None})
 hooks.WORTHS.update({n: p.worth for n, p in PRIMITIVES.items() if p.worth is not None})
 hooks.REVERSES.add("reverse_order")
+hooks.RICH.update(n for n, p in PRIMITIVES.items() if p.handler in RICH_HANDLERS or p.trigger)
 hooks.TRIGGERS.update({n: p.trigger for n, p in PRIMITIVES.items() if p.trigger is not None})
 OTHERS_LIMITS, TURN_DRAWS, CANCELS = hooks.OTHERS_LIMITS, hooks.TURN_DRAWS, hooks.CANCELS
 WORTHS, TRIGGERS = hooks.WORTHS, hooks.TRIGGERS

@@ -18,9 +18,12 @@ from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
-from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, TRIGGERS, TURN_DRAWS
+from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, RICH, TRIGGERS, TURN_DRAWS
 
 ACTIONS_PER_TURN = 20
+RICH_ACTIONS_PER_TURN = 3 * ACTIONS_PER_TURN
+"""The bound for a deck that uses triggers, responses that do more than cancel or the
+choices of the richer card language (each other player discarding, chosen cards...)."""
 """Most actions of one turn: two plays, free plays, the responses to each and the
 choices their effects ask (a declared bound, checked by random playouts in the tests)."""
 UNCAPPED_LENGTH = 20_000
@@ -96,10 +99,10 @@ class GloomFacts:
     # kept in an instance ``__dict__`` by a slow, generic lookup once that dict exists
     # (and a cached_property makes it exist); a slot is read by a fast, specialised one.
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
-    __slots__ = ("__dict__", "__weakref__", "answerable", "answers", "beginner", "codec", "config",
-                 "deaths", "deck", "draw_events", "edition", "has_turn_draw", "lasting_cards",
-                 "name", "response_steps", "reverses", "shared_limits", "stack_visible", "triggers",
-                 "turn_cap")
+    __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answers", "beginner",
+                 "codec", "config", "deaths", "deck", "draw_events", "edition", "has_turn_draw",
+                 "lasting_cards", "name", "response_steps", "reverses", "shared_limits",
+                 "stack_visible", "triggers", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -157,6 +160,12 @@ class GloomFacts:
         self.shared_limits: bool = any(st.name in OTHERS_LIMITS for c in cards for e in c.effects
                                        for st in e.steps)
         """Whether a card changes other players' draw limits (else a limit is its holder's own)."""
+        self.actions_per_turn: int = RICH_ACTIONS_PER_TURN if any(
+            st.name in RICH for c in cards for e in c.effects for st in _steps(e.steps)
+        ) or any(e.when == "response" and len(e.steps) > 1 for c in cards for e in c.effects
+                 ) else ACTIONS_PER_TURN
+        """Most actions of one turn (:data:`ACTIONS_PER_TURN`, or more for a deck using the
+        richer card language): the declared game length follows it."""
         self.reverses: bool = any(st.name in REVERSES for c in cards for e in c.effects
                                   for st in _steps(e.steps))
         """Whether a card can reverse the turn order (only then does a view say which way)."""
@@ -220,7 +229,7 @@ class GloomFacts:
     def info(self) -> GameInfo:
         """The game's facts, OpenSpiel style. Seats: as many as the deck can give a
         family (R-G7, R-G8: a fifth on four families; R-H2: ``draft_size`` Characters
-        each). Length: every setup choice, then at most :data:`ACTIONS_PER_TURN` a turn
+        each). Length: every setup choice, then at most ``actions_per_turn`` a turn
         up to the turn cap (a declared bound the RL adapters hold games to)."""
         nf = len(self.deck.families)
         seats = len(self.characters) // self.config.draft_size if self.drafting \
@@ -231,7 +240,7 @@ class GloomFacts:
             short_name=self.name, long_name=registry.title_of(self.name),
             min_num_players=2, max_num_players=min(seats, MAX_PLAYERS),
             num_players=self.config.players, num_distinct_actions=self.codec.size,
-            max_game_length=setup + ACTIONS_PER_TURN * cap if cap else UNCAPPED_LENGTH)
+            max_game_length=setup + self.actions_per_turn * cap if cap else UNCAPPED_LENGTH)
 
     @property
     def num_distinct_actions(self) -> int:

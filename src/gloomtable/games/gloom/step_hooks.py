@@ -21,3 +21,6 @@ WORTHS: dict[str, Callable[[Any, tuple[str, ...]], int]] = {}
 """Lasting steps that change their stack's Self-Worth, given the icons it shows."""
 REVERSES: set[str] = set()
 """Immediate steps that reverse the turn order (a view then says which way it runs)."""
+RICH: set[str] = set()
+"""The primitives of the richer card language (a deck using one may take more actions a
+turn: see ``facts.RICH_ACTIONS_PER_TURN``)."""
