@@ -281,3 +281,14 @@ def test_bench_reports_openspiel_call_costs() -> None:
     costs = spiel_costs(0.02, seed=1)
     assert set(costs) == {"chance_outcomes_us", "clone_infostate_us"}
     assert all(v > 0 for v in costs.values())
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_each_public_module_builds_its_own_game(name: str) -> None:
+    """The modules share one definition (rl/aec.py, env_module) but keep their own
+    names: each builds the game it is named for, raw and wrapped."""
+    game = name.removesuffix("_v0")
+    raw = module(name).raw_env()
+    assert module(name).NAME == raw.metadata["name"] == name
+    assert raw.game.name == game
+    assert module(name).env().unwrapped.game.name == game

@@ -16,6 +16,7 @@ result's fields, zeros until the game ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -210,3 +211,18 @@ def raw_env_for(game: str, **kw: Any) -> GloomtableAECEnv:
 def env_for(game: str, **kw: Any) -> Any:
     """:func:`raw_env_for` as PettingZoo's classic games wrap theirs."""
     return wrapped(raw_env_for(game, **kw))
+
+
+def env_module(game: str) -> tuple[Callable[..., GloomtableAECEnv], Callable[..., Any]]:
+    """``raw_env`` and ``env`` of a PettingZoo module (``gloom_v0``, ...): the modules
+    name their game and nothing else, so the one definition is here."""
+
+    def raw_env(**kw: Any) -> GloomtableAECEnv:
+        """The unwrapped environment (raises on an illegal action)."""
+        return raw_env_for(game, **kw)
+
+    def env(**kw: Any) -> Any:
+        """The environment as PettingZoo's classic games wrap theirs."""
+        return env_for(game, **kw)
+
+    return raw_env, env

@@ -9,18 +9,8 @@ options are those of ``make_game("gloomier", ...)``. Observation: a dict with
 
 from __future__ import annotations
 
-from typing import Any
-
-from gloomtable.rl.aec import GloomtableAECEnv, raw_env_for, wrapped
+from gloomtable.rl.aec import env_module
 
 NAME = "gloomier_v0"
 
-
-def raw_env(**kw: Any) -> GloomtableAECEnv:
-    """The unwrapped environment (raises on an illegal action)."""
-    return raw_env_for("gloomier", **kw)
-
-
-def env(**kw: Any) -> Any:
-    """The environment as PettingZoo's classic games wrap theirs."""
-    return wrapped(raw_env(**kw))
+raw_env, env = env_module("gloomier")
