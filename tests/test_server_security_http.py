@@ -20,7 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import ServerProcess, ServerThread
 from server_support import create_table, next_of, open_ws
 
 MAX_MESSAGES = 3000
@@ -140,7 +140,7 @@ def test_row10_a_foreign_host_header_is_refused(server: ServerProcess) -> None:
 
 
 def test_row10_allowed_hosts_is_a_flag(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--allowed-hosts", "games.example"]) as srv:
+    with ServerThread(tmp_path / "t.db", args=["--allowed-hosts", "games.example"]) as srv:
         r = httpx.get(srv.url + "/api/games", headers={"Host": "games.example"}, timeout=20)
         assert r.status_code == 200
         assert httpx.get(srv.url + "/api/games", timeout=20).status_code == 400
@@ -239,7 +239,7 @@ def test_row7_the_message_limit_survives_reconnecting(server: ServerProcess) -> 
 
 
 def test_row7_a_seat_token_opens_only_a_few_sockets(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "t.db", args=["--sockets-per-token", "3"]) as srv:
+    with ServerThread(tmp_path / "t.db", args=["--sockets-per-token", "3"]) as srv:
         t = create_table(srv)
         token = t["invites"][0]["token"]
         with contextlib.ExitStack() as stack:
@@ -299,7 +299,7 @@ def test_row7_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_rates_per_ip_for_creation_join_and_connections(tmp_path: Path) -> None:
     args = ["--create-rate", "3/minute", "--join-rate", "2/minute", "--ws-connect-rate", "4/minute"]
-    with ServerProcess(tmp_path / "t.db", args=args) as srv:
+    with ServerThread(tmp_path / "t.db", args=args) as srv:
         seats = [{"kind": "open"}] * 4
         codes = [httpx.post(srv.url + "/api/tables", json={"seats": seats, "listed": True},
                             timeout=20).status_code for _ in range(5)]

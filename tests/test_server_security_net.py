@@ -15,13 +15,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerProcess, ServerThread
 from server_support import assert_error, create_table, invite_token, next_of, next_state, open_ws, read_until
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("net") / "tables.db") as srv:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with ServerThread(tmp_path_factory.mktemp("net") / "tables.db") as srv:
         yield srv
 
 
@@ -62,7 +62,7 @@ def test_row5_listing_bounds_and_id_shapes_answer_400_never_500(where: str, tmp_
 # --- row 7: origins -----------------------------------------------------------------------
 
 
-def test_row7_an_origin_must_match_scheme_host_and_port(server: ServerProcess) -> None:
+def test_row7_an_origin_must_match_scheme_host_and_port(server: LiveServer) -> None:
     """``http://127.0.0.1:9999`` and ``https://localhost:1`` were let in (the check looked at
     the host alone). Now scheme, host and port must be this server's own; the page passes."""
     table = create_table(server, listed=False)
@@ -83,7 +83,7 @@ def test_row7_an_origin_must_match_scheme_host_and_port(server: ServerProcess) -
 # --- row 8: errors carry no state ---------------------------------------------------------
 
 
-def test_row8_a_refused_act_gets_its_error_and_no_state(server: ServerProcess) -> None:
+def test_row8_a_refused_act_gets_its_error_and_no_state(server: LiveServer) -> None:
     """Four seats pulled 441 full states in 8 s by acting out of turn (each refusal came
     with a state). Now a refused act is answered with its error alone; a state still
     follows a real move."""
@@ -107,7 +107,7 @@ def test_row8_a_refused_act_gets_its_error_and_no_state(server: ServerProcess) -
 # --- row 9: names -------------------------------------------------------------------------
 
 
-def test_row9_a_name_may_not_pass_for_another_seat_or_a_bot(server: ServerProcess) -> None:
+def test_row9_a_name_may_not_pass_for_another_seat_or_a_bot(server: LiveServer) -> None:
     """A person could name themselves "Bea" beside Bea, Cyrillic "Веа", "Bea's stand-in bot"
     or "Bot 3 (hard)". Now each is refused with ``bad_name`` naming the clash; a name of
     one's own still goes through, and the others see it."""
@@ -151,10 +151,11 @@ def test_row2_one_client_cannot_hold_the_table_limit(tmp_path: Path) -> None:
     expiry goes, sockets open, reconnected or not; another client can create again."""
     args = ["--forwarded-allow-ips", "127.0.0.1", "--max-open-tables", "6", "--open-tables-per-ip", "3",
             "--idle-table-expiry", "4"]
-    with ServerProcess(tmp_path / "t.db", args=args) as srv:
+    with ServerThread(tmp_path / "t.db", args=args) as srv:
         post = lambda ip: httpx.post(srv.url + "/api/tables", json={"seats": [{"kind": "person"}] * 2},  # noqa: E731
                                      headers=_as(ip), timeout=20)
         mine = [post("203.0.113.7") for _ in range(3)]
+        made = time.monotonic()  # their idle clocks started before this (not after the posts below)
         assert [r.status_code for r in mine] == [201] * 3
         assert "3 unfinished games" in assert_error(post("203.0.113.7"), 429, "server_busy")
         # an IPv6 client is its /64: another address of the same network is the same client
@@ -164,7 +165,6 @@ def test_row2_one_client_cannot_hold_the_table_limit(tmp_path: Path) -> None:
         assert_error(post("2001:db8::5"), 429, "server_busy")
         tables = [r.json() for r in mine]
         # a page on every seat, reconnecting all the while: no move, so the tables still go
-        made = time.monotonic()
         gone: list[int] = []
         while time.monotonic() - made < 30:
             for t in tables:
@@ -184,7 +184,7 @@ def test_row2_one_client_cannot_hold_the_table_limit(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_row2_a_move_keeps_a_table_alive(tmp_path: Path) -> None:
     """What keeps a table is a move: a game whose seats move within the idle expiry stays."""
-    with ServerProcess(tmp_path / "t.db", args=["--idle-table-expiry", "3"]) as srv:
+    with ServerThread(tmp_path / "t.db", args=["--idle-table-expiry", "3"]) as srv:
         t = create_table(srv, seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}], seed=5,
                          listed=False)
         started = time.monotonic()
@@ -209,7 +209,7 @@ def test_row3_again_is_counted_and_a_table_nobody_watches_is_not_played_again(tm
     token. Now ``again`` counts as a creation, and is refused while no person has a page
     of the table open; from a seat's page it still works."""
     args = ["--create-rate", "4/minute"]
-    with ServerProcess(tmp_path / "t.db", args=args) as srv:
+    with ServerThread(tmp_path / "t.db", args=args) as srv:
         alone = create_table(srv, seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
                              replace_absent=True, absent_after=0, bot_delay_ms=0, listed=False)
         token = invite_token(alone, 0)
@@ -328,6 +328,6 @@ def test_row4_listing_is_one_query_off_the_loop_cached_and_rated(tmp_path: Path)
                 t.join()
         waits.sort()
         assert waits[98] < 0.3, waits[-5:]  # p99 (the issue: 0.902 s; a quiet machine: ~2 ms)
-    with ServerProcess(tmp_path / "r.db", args=["--listing-rate", "30/minute"]) as srv:
+    with ServerThread(tmp_path / "r.db", args=["--listing-rate", "30/minute"]) as srv:
         answers = [httpx.get(srv.url + "/api/tables", timeout=20).status_code for _ in range(31)]
         assert answers == [200] * 30 + [429]

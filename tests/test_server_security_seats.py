@@ -16,27 +16,28 @@ import pytest
 
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
-from gloomtable.server.testing import ServerProcess
+from gloomtable.server.testing import LiveServer, ServerProcess, ServerThread
 from reliability_support import stored
 from server_support import PEOPLE, assert_error, create_table, next_of, open_ws, post_table
 
 
 @pytest.fixture(scope="module")
 def public(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """The server as a public one runs: no fixed deals, bot-only tables paced."""
+    """The server as a public one runs: no fixed deals, bot-only tables paced (a process:
+    row 1 times a bystander while this process sends huge configs)."""
     with ServerProcess(tmp_path_factory.mktemp("public") / "tables.db",
                        allow_fixed_deals=False, fast_bots=False) as srv:
         yield srv
 
 
 @pytest.fixture(scope="module")
-def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server started with --allow-fixed-deals (tests, friends replaying a deal)."""
-    with ServerProcess(tmp_path_factory.mktemp("fixed") / "tables.db") as srv:
+    with ServerThread(tmp_path_factory.mktemp("fixed") / "tables.db") as srv:
         yield srv
 
 
-def listed_ids(server: ServerProcess) -> set[str]:
+def listed_ids(server: LiveServer) -> set[str]:
     ids: set[str] = set()
     offset = 0
     while True:
@@ -62,7 +63,7 @@ def ping_times(server: ServerProcess, tid: str, stop: threading.Event, out: list
             time.sleep(0.05)
 
 
-def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: ServerProcess) -> None:
+def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: LiveServer) -> None:
     bystander = create_table(public)
     stop, pings = threading.Event(), []  # type: ignore[var-annotated]
     watcher = threading.Thread(target=ping_times, args=(public, bystander["id"], stop, pings))
@@ -105,7 +106,7 @@ def test_row1_a_huge_config_is_refused_at_once_and_nobody_stalls(public: ServerP
 # --- row 2: seats belong to whom they were given -------------------------------------------
 
 
-def test_row2_join_takes_only_open_seats_of_listed_tables_with_a_fresh_token(public: ServerProcess) -> None:
+def test_row2_join_takes_only_open_seats_of_listed_tables_with_a_fresh_token(public: LiveServer) -> None:
     # an unlisted table, known only by its spectator link: Join gets nothing (before: the host's seat 0)
     hidden = create_table(public, listed=False)
     r = httpx.post(f"{public.url}/api/tables/{hidden['id']}/join", json={"name": "Mallory"}, timeout=20)
@@ -150,7 +151,7 @@ def stored_seats(server: ServerProcess, tid: str) -> list[dict[str, Any]]:
 # --- rows 3 and 13: fair deals -------------------------------------------------------------
 
 
-def test_row3_no_client_chooses_the_shuffle_on_a_public_server(public: ServerProcess) -> None:
+def test_row3_no_client_chooses_the_shuffle_on_a_public_server(public: LiveServer) -> None:
     msg = assert_error(post_table(public, seats=PEOPLE, seed=5), 400, "bad_table")
     assert "--allow-fixed-deals" in msg
     assert httpx.get(public.url + "/api/games", timeout=20).json()["fixed_deals"] is False
@@ -158,7 +159,7 @@ def test_row3_no_client_chooses_the_shuffle_on_a_public_server(public: ServerPro
     assert t["fixed_deal"] is False and t["seed"] is None  # the seed is nobody's while the game runs
 
 
-def test_row3_13_a_fixed_deal_is_told_unlisted_and_bots_have_their_own_dice(fixed: ServerProcess) -> None:
+def test_row3_13_a_fixed_deal_is_told_unlisted_and_bots_have_their_own_dice(fixed: LiveServer) -> None:
     assert httpx.get(fixed.url + "/api/games", timeout=20).json()["fixed_deals"] is True
     bots = [{"kind": "bot", "level": "random"}] * 3
     a = create_table(fixed, seats=bots, seed=77, bot_delay_ms=0, listed=True)
@@ -203,7 +204,7 @@ def test_row9_a_bad_token_of_any_text_gets_bad_token(public: ServerProcess, toke
     assert_error(r, 403, "bad_token")
 
 
-def test_row9_a_lone_surrogate_token_gets_bad_token(public: ServerProcess) -> None:
+def test_row9_a_lone_surrogate_token_gets_bad_token(public: LiveServer) -> None:
     t = create_table(public)
     body = '{"token": "\\ud800abc"}'  # valid JSON; not encodable as UTF-8
     r = httpx.post(f"{public.url}/api/tables/{t['id']}/again", content=body,
@@ -272,7 +273,7 @@ def test_row6_finished_tables_leave_memory_and_come_back_from_the_store(forgetfu
     assert httpx.get(f"{forgetful.url}/api/tables/{t['id']}/chronicle", timeout=20).status_code == 200
 
 
-def test_row5_the_lobby_listing_is_paged_and_small(public: ServerProcess) -> None:
+def test_row5_the_lobby_listing_is_paged_and_small(public: LiveServer) -> None:
     made = {create_table(public, seats=[{"kind": "open", "name": "O" * 40}] * 5)["id"] for _ in range(25)}
     r = httpx.get(public.url + "/api/tables", timeout=20)
     page = r.json()
@@ -308,7 +309,7 @@ def moves_seen(server: ServerProcess, tid: str, seconds: float) -> int:
 
 
 @pytest.mark.slow
-def test_row8_bot_only_tables_keep_a_least_delay(public: ServerProcess) -> None:
+def test_row8_bot_only_tables_keep_a_least_delay(public: LiveServer) -> None:
     t = create_table(public, seats=[{"kind": "bot", "level": "random"}] * 5, bot_delay_ms=0)
     n = moves_seen(public, t["id"], 3.0)
     assert 0 < n <= 3.0 / 0.25 + 1, n  # the least delay is 250 ms (before: hundreds of moves)
@@ -322,7 +323,7 @@ def test_row8_bot_only_tables_keep_a_least_delay(public: ServerProcess) -> None:
 # --- row 14: stand-ins say who they are ---------------------------------------------------
 
 
-def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: ServerProcess) -> None:
+def test_row14_a_stand_ins_narration_is_credited_to_the_stand_in(fixed: LiveServer) -> None:
     """Bea never comes; a bot stands in for her (replace_absent) and narrates its plays
     (R-G27). The log and the chronicle credit the stand-in, never Bea herself."""
     seats = [{"kind": "person", "name": "Bea"}, {"kind": "bot", "level": "random", "name": "Cy"}]
