@@ -11,7 +11,7 @@ from gloomtable.engine.errors import ConfigError
 from gloomtable.games import make_game
 from gloomtable.server.errors import ServerError
 from gloomtable.server.lobby import Lobby, check_sets
-from gloomtable.server.options import clean_name, parse_table_spec
+from gloomtable.server.options import TableOptions, clean_name, parse_table_spec, table_options
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.store import SeatRow, StaleActionError, TableRow, open_store
 from gloomtable.server.table import LiveTable
@@ -81,6 +81,29 @@ def test_table_options_are_checked() -> None:
         parse_table_spec({"seats": [{}, {}], "turn_timer": -1})
     spec = parse_table_spec({"seats": [{}, {"kind": "bot"}]})
     assert spec.bot_delay_ms == 700 and spec.seats[0].kind == "person"
+
+
+def test_table_options_have_their_defaults_in_the_model_alone(tmp_path: Path) -> None:
+    """issue 33: what a table stores is every field of TableOptions, and a stored table
+    that lacks some (made before they existed) reads the model's defaults for them."""
+    spec = parse_table_spec({"seats": [{}, {}], "bot_delay_ms": 50, "absent_after": 5})
+    stored = table_options(spec)
+    assert list(stored) == list(TableOptions.model_fields)
+    assert TableOptions.stored(stored).model_dump() == stored
+    assert TableOptions.stored({}).model_dump() == TableOptions().model_dump()
+    store = open_store(tmp_path / "s.db")
+    old = row()
+    old.options = {"spectators": False, "bot_delay_ms": 50, "open_seats": [1]}
+    store.create_table(old)
+    table = LiveTable.open(store.load("t1"), store)
+    s = table.settings
+    assert (s.spectators, s.bot_delay_ms) == (False, 50)
+    assert (s.absent_after, s.turn_timer, s.on_timeout, s.replace_absent) == (20.0, 0, "bot", False)
+    assert (s.rated, s.rated_bots, s.talk) == (True, False, True)
+    assert (s.spectator_talk, s.talk_in_record) == (False, False)
+    assert table.response_pause == 2.5 and table.is_open_seat(1) and not table.is_open_seat(0)
+    assert table.options == old.options  # the stored dict itself is as it was
+    store.close()
 
 
 @pytest.mark.parametrize("sets", [["/etc/passwd"], ["../classic"], "classic", [], [3]])

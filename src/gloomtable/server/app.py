@@ -354,7 +354,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
                 held.append("token:" + token)
             if seat is not None:  # a signed-in person opening a seat's link is recorded there
                 accounts.record_seat(websocket, table.id, seat)
-            if seat is None and not table.options.get("spectators", True):
+            if seat is None and not table.settings.spectators:
                 raise ServerError("no_spectators", "this table does not allow spectators", 403)
             if seat is None and sum(1 for c in table.conns if c.seat is None) >= config.max_spectators:
                 raise ServerError("server_busy", f"this table already has {config.max_spectators} "

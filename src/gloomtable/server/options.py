@@ -8,6 +8,7 @@ itself, so a new game option needs no change here.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -54,16 +55,13 @@ class SeatSpec(BaseModel):
         return v
 
 
-class TableSpec(BaseModel):
-    """The body of ``POST /api/tables``."""
+class TableOptions(BaseModel):
+    """The server's options of a table, stored with it (``tables.options``, beside the
+    keys the lobby adds: open seats, uploaded decks, lesson, fixed deal). Their
+    defaults live here only: a stored table that lacks a key reads it from here."""
 
     model_config = ConfigDict(extra="forbid")
 
-    game: str = "gloom"
-    config: dict[str, Any] = Field(default_factory=dict)
-    """Game options (sets, edition, beginner, ...); ``players`` comes from the seats."""
-    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
-    listed: bool = True
     spectators: bool = True
     turn_timer: int = Field(0, ge=0, le=3600)
     """Seconds a person has for a decision; 0 = no timer."""
@@ -87,6 +85,25 @@ class TableSpec(BaseModel):
     """Spectators have a talk panel of their own (never the seats')."""
     talk_in_record: bool = False
     """The seats' talk is part of the finished table's chronicle (its downloads too)."""
+
+    @classmethod
+    def stored(cls, options: Mapping[str, Any]) -> TableOptions:
+        """The options of a stored table: a missing key at its default, the lobby's
+        own keys left out. Not validated again: the row was checked when the table
+        was made, and a table stored under other bounds still loads as it was."""
+        return cls.model_construct(**{k: v for k, v in options.items() if k in cls.model_fields})
+
+
+class TableSpec(TableOptions):
+    """The body of ``POST /api/tables``: the table's options and what makes the game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = "gloom"
+    config: dict[str, Any] = Field(default_factory=dict)
+    """Game options (sets, edition, beginner, ...); ``players`` comes from the seats."""
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
+    listed: bool = True
     seed: int | None = Field(None, ge=0, le=2**62)
     """Fixes the shuffle (tests, replays of a known deal); random when omitted.
     Accepted only by a server started with ``--allow-fixed-deals``; such a table
@@ -148,10 +165,5 @@ def parse_table_spec(data: Any) -> TableSpec:
 
 
 def table_options(spec: TableSpec) -> dict[str, Any]:
-    """The server-side options stored with a table."""
-    return {"spectators": spec.spectators, "turn_timer": spec.turn_timer,
-            "on_timeout": spec.on_timeout, "bot_delay_ms": spec.bot_delay_ms,
-            "response_pause_ms": spec.response_pause_ms,
-            "replace_absent": spec.replace_absent, "absent_after": spec.absent_after,
-            "rated": spec.rated, "rated_bots": spec.rated_bots, "talk": spec.talk,
-            "spectator_talk": spec.spectator_talk, "talk_in_record": spec.talk_in_record}
+    """The server-side options stored with a table (every field of :class:`TableOptions`)."""
+    return {k: getattr(spec, k) for k in TableOptions.model_fields}

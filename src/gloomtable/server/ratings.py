@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from gloomtable.engine import Result
+from gloomtable.server.options import TableOptions
 from gloomtable.server.window import pass_action
 
 if TYPE_CHECKING:
@@ -126,11 +127,12 @@ def plan(table: FinishingTable, state: State, seat: int, actor: str, action: int
     ends it in ``state``, if the table counts (see the module doc) as far as the table
     itself tells; the store checks the accounts (:class:`RatingPlan`). None: unrated."""
     options = table.options
-    if not options.get("rated", True) or options.get("fixed_deal") or options.get("lesson"):
+    settings = TableOptions.stored(options)
+    if not settings.rated or options.get("fixed_deal") or options.get("lesson"):
         return None
     people = tuple(s.index for s in table.seats if s.row.kind == "person")
     bots = len(table.seats) - len(people)
-    if bots and not options.get("rated_bots", False):
+    if bots and not settings.rated_bots:
         return None
     if len(people) < (1 if bots else 2):
         return None

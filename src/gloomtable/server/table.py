@@ -33,12 +33,13 @@ from gloomtable.server import metrics
 from gloomtable.server.deltas import diff, document, dumps, wire_bytes
 from gloomtable.server.errors import ServerError, Unconfirmed, error_message
 from gloomtable.server.names import check_seat_name
+from gloomtable.server.options import TableOptions
 from gloomtable.server.present import catalogue, choices
 from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 from gloomtable.server.store_rows import LEASE_TERM
 from gloomtable.server.version import page_version
-from gloomtable.server.window import RESPONSE_PAUSE_MS, ResponseWindow, is_respond, open_window
+from gloomtable.server.window import ResponseWindow, is_respond, open_window
 
 LEASE_TTL = LEASE_TERM
 """Seconds a table's lease, and a seat's presence stored by one process, outlive that
@@ -215,6 +216,8 @@ class LiveTable:
         self.game = game
         self.state = state
         self.options = row.options
+        self.settings = TableOptions.stored(row.options)
+        """``options`` typed, each missing key at the model's default (read once)."""
         self.seats = [Seat(s) for s in row.seats]
         self.conns: set[Conn] = set()
         self.entries: list[LogEntry] = []
@@ -323,7 +326,7 @@ class LiveTable:
         questions are asked one at a time (a lesson's steps were written that way)."""
         if self.lesson is not None:
             return None
-        return int(self.options.get("response_pause_ms", RESPONSE_PAUSE_MS)) / 1000
+        return self.settings.response_pause_ms / 1000
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()
@@ -338,10 +341,10 @@ class LiveTable:
 
     def stand_in_active(self, seat: Seat) -> bool:
         """A bot plays for this person: they have been gone long enough and the table allows it."""
-        if seat.row.kind != "person" or not self.options.get("replace_absent") or self.connected(seat):
+        if seat.row.kind != "person" or not self.settings.replace_absent or self.connected(seat):
             return False
         return seat.absent_since is not None and \
-            time.monotonic() - seat.absent_since >= float(self.options.get("absent_after", 20.0))
+            time.monotonic() - seat.absent_since >= self.settings.absent_after
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": s.index, "name": s.row.name, "kind": s.row.kind,
@@ -694,7 +697,7 @@ class LiveTable:
 
     def _deadline_for(self, state: State) -> float | None:
         """When the turn timer of ``state``'s decision runs out (epoch seconds), if a person holds it."""
-        timer = int(self.options.get("turn_timer", 0))
+        timer = self.settings.turn_timer
         if self.response_pause is not None and is_respond(state):
             return None  # the window's own pause is its timer
         if timer and not state.is_over() and not self.broken \
@@ -844,7 +847,7 @@ class LiveTable:
         if self.over or self.broken or not self.leader:
             return
         seat = self.seats[self.state.current_player()]
-        delay_ms = int(self.options.get("bot_delay_ms", 700))
+        delay_ms = self.settings.bot_delay_ms
         if not any(s.conns for s in self.seats if s.row.kind == "person"):
             # nobody sits here (only bots, or stand-ins for absent people): keep the least pace
             delay_ms = max(delay_ms, self.bots.bot_only_min_delay_ms)
@@ -854,9 +857,9 @@ class LiveTable:
         if seat.row.kind == "bot":
             waits.append((delay, "bot"))
         else:
-            if self.options.get("replace_absent") and not self.connected(seat) \
+            if self.settings.replace_absent and not self.connected(seat) \
                     and seat.absent_since is not None:
-                due = seat.absent_since + float(self.options.get("absent_after", 20.0)) - now
+                due = seat.absent_since + self.settings.absent_after - now
                 waits.append((max(due, delay), "stand_in"))
             if self._deadline_mono is not None:
                 waits.append((max(self._deadline_mono - now, 0.0), "timeout"))
@@ -881,7 +884,7 @@ class LiveTable:
             # without the table's lock, so a person's message is never held behind it.
             state = self.state
             legal = state.legal_actions()
-            if reason == "timeout" and self.options.get("on_timeout") == "pass" and 0 in legal:
+            if reason == "timeout" and self.settings.on_timeout == "pass" and 0 in legal:
                 action = 0
             else:
                 action = await self._bot_choice(seat, state, legal)
@@ -941,7 +944,7 @@ def listing_entry(row: TableRow) -> dict[str, Any]:
     open_seats = row.options.get("open_seats", ())
     return {"id": row.id, "game": row.game, "seats": [s.name for s in row.seats],
             "open_seats": sum(1 for s in row.seats if s.seat in open_seats and not s.claimed),
-            "spectators": bool(row.options.get("spectators", True)),
+            "spectators": TableOptions.stored(row.options).spectators,
             "uploaded": [d.get("name", "") for d in row.options.get("uploaded_decks", ())]}
 
 

@@ -48,8 +48,8 @@ class TalkRefused(ServerError):
 def channel_of(table: LiveTable, conn: Conn) -> str | None:
     """The channel this page reads and writes, or None if the table gives it none."""
     if conn.seat is not None:
-        return SEATS if table.options.get("talk", True) else None
-    return SPECTATORS if table.options.get("spectator_talk", False) else None
+        return SEATS if table.settings.talk else None
+    return SPECTATORS if table.settings.spectator_talk else None
 
 
 def watcher_id(table: LiveTable, ip: str) -> str:
@@ -178,7 +178,7 @@ RECORD_MOST = 100_000
 async def record_lines(table: LiveTable) -> list[tuple[int, str]]:
     """The seats' talk as the chronicle tells it, (seat, text) oldest first; nothing
     unless the table says so (``talk_in_record``, off by default)."""
-    if not table.options.get("talk_in_record", False):
+    if not table.settings.talk_in_record:
         return []
     if table.store.remote:
         lines = await asyncio.to_thread(table.store.talk_lines, table.id, SEATS, -1, RECORD_MOST)

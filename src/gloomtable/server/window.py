@@ -21,9 +21,6 @@ from dataclasses import dataclass, field
 
 from gloomtable.engine import State
 
-RESPONSE_PAUSE_MS = 2500
-"""The pause of a response window when the table names none (``response_pause_ms``)."""
-
 
 def _respond_kind() -> object | None:
     try:
