@@ -2,13 +2,18 @@
 the deck file and its Spanish translation are uploaded in the lobby, the deck's box
 appears in the card sets, a table is made with it, the table says it plays an
 uploaded deck and its gallery opens from there, and two people in two browsers
-play it to the end."""
+play it to the end. Twice: a small deck of plain cards with its Spanish translation,
+and examples/ashgrove-rookery.toml, whose cards use every primitive of the richer
+card language (triggers, conditions, chosen targets, players and cards), so the page
+asks its people the new kinds of decision and they click them."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from conftest import MAX_DECISIONS, PageErrors, click_any_choice, page_state
 from gloomtable.server.testing import LiveServer, ServerThread
@@ -64,26 +69,40 @@ def play_to_the_end(pages: list[Any], rng: random.Random) -> int:
     raise AssertionError(f"the game did not end in {made} decisions")
 
 
-def test_an_uploaded_deck_is_played_to_the_end_by_two_people(browser: Any, tmp_path: Path) -> None:
+ROOKERY = (Path(__file__).parents[2] / "examples" / "ashgrove-rookery.toml").read_text(encoding="utf-8")
+
+DECKS = {
+    # name: (deck, Spanish translation or None, its set's name, a Modifier's name, a Character's name)
+    "lighthouse": (DECK, SPANISH, "The Lighthouse", "Saw a Ship Come Home", "Wick the Trimmer"),
+    "rookery": (ROOKERY, None, "The Ashgrove Rookery", "Was Adopted Next Door", "Aunt Perpetua Rook"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECKS))
+def test_an_uploaded_deck_is_played_to_the_end_by_two_people(browser: Any, tmp_path: Path, name: str) -> None:
     # the worker starts at the lowest priority: on a busy machine its first check is slow
     with ServerThread(tmp_path / "tables.db") as server:
-        play(server, browser, tmp_path)
+        play(server, browser, tmp_path, name)
 
 
-def play(server: LiveServer, browser: Any, tmp_path: Path) -> None:
-    deck_file, spanish = tmp_path / "lighthouse.toml", tmp_path / "lighthouse.es.toml"
-    deck_file.write_text(DECK)
-    spanish.write_text(SPANISH)
-    key = upload_key("deck", DECK, {"es": SPANISH})
+def play(server: LiveServer, browser: Any, tmp_path: Path, name: str) -> None:
+    deck, spanish_text, set_name, modifier, character = DECKS[name]
+    deck_file, spanish = tmp_path / f"{name}.toml", tmp_path / f"{name}.es.toml"
+    deck_file.write_text(deck, encoding="utf-8")
+    files = [str(deck_file)]
+    if spanish_text is not None:
+        spanish.write_text(spanish_text, encoding="utf-8")
+        files.append(str(spanish))
+    key = upload_key("deck", deck, {"es": spanish_text} if spanish_text is not None else {})
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
     try:
         host = contexts[0].new_page()
         errors = [PageErrors(host)]
         host.goto(server.url + "/")
-        host.set_input_files("[data-testid=deck-files]", [str(deck_file), str(spanish)])
+        host.set_input_files("[data-testid=deck-files]", files)
         host.click("[data-testid=upload-deck]")
         host.wait_for_selector(f"[data-testid=my-deck-{key}]", timeout=60_000)
-        assert "The Lighthouse" in host.inner_text("[data-testid=upload-note]")
+        assert set_name in host.inner_text("[data-testid=upload-note]")
         box = host.locator(f"[data-testid=set-{key}]")
         box.check()
         host.select_option("[data-testid=players]", "2")
@@ -99,7 +118,7 @@ def play(server: LiveServer, browser: Any, tmp_path: Path) -> None:
         for page, link in zip(pages, links, strict=True):
             page.goto(link)
             page.wait_for_selector("[data-testid=hand] .hand-card", timeout=60_000)
-            assert "The Lighthouse" in page.inner_text("[data-testid=uploaded-decks]")
+            assert set_name in page.inner_text("[data-testid=uploaded-decks]")
         st = page_state(host)
         assert st is not None
         # the gallery opens from the table, on every seat's page
@@ -107,9 +126,9 @@ def play(server: LiveServer, browser: Any, tmp_path: Path) -> None:
             guest.click(f"[data-testid=gallery-{key}]")
         gallery = popup.value
         gallery.wait_for_selector("[data-testid=deck-name]", timeout=60_000)
-        assert gallery.inner_text("[data-testid=deck-name]") == "The Lighthouse"
+        assert gallery.inner_text("[data-testid=deck-name]") == set_name
         gallery.wait_for_selector(".gallery-card")
-        assert "Saw a Ship Come Home" in gallery.content()
+        assert modifier in gallery.content()
         gallery.close()
         made = play_to_the_end(pages, random.Random(7))
         assert made > 10
@@ -117,7 +136,7 @@ def play(server: LiveServer, browser: Any, tmp_path: Path) -> None:
             page.wait_for_selector("[data-testid=end]:not([hidden])", timeout=30_000)
         cards = host.evaluate("() => fetch(location.pathname.replace('/table/', '/api/tables/') + '/cards')"
                               ".then((r) => r.json())")
-        assert "Wick the Trimmer" in {c.get("name") for c in cards["cards"]}
+        assert character in {c.get("name") for c in cards["cards"]}
         for e in errors:
             e.check()
     finally:
