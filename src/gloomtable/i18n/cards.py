@@ -195,13 +195,6 @@ class GloomTexts:
                 return self.families.get(family_id, {}).get("name") or fam.name
         return family_id
 
-    def name_map(self) -> dict[str, str]:
-        """English card name -> this language's name (for the event formatter)."""
-        return {c.name: self.name(c.index) for c in self.deck.cards}
-
-    def family_map(self) -> dict[str, str]:
-        return {f.name: self.family_name(f.id) for f in self.deck.families}
-
 
 class CreatureTexts:
     """Colour, Creature and Machine names of Crazy Creatures in one language."""

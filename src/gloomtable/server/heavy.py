@@ -157,10 +157,6 @@ class HeavyWork:
         """Workers working now."""
         return len(self._busy)
 
-    def pids(self) -> list[int]:
-        """The worker processes alive now (for tests and the operator)."""
-        return [w.process.pid for w in [*self._idle, *self._busy] if w.process.pid and w.process.is_alive()]
-
     async def run(self, what: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker (``fn`` a module-level function, its arguments and
         result picklable; what it raises comes back as :class:`WorkFailed`); ``what``

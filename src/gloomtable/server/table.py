@@ -31,7 +31,7 @@ from gloomtable.i18n.web import localize_state
 from gloomtable.learn import LEARNER, StepTracker, lesson_for
 from gloomtable.server import metrics
 from gloomtable.server.deltas import diff, document, dumps, wire_bytes
-from gloomtable.server.errors import ServerError, Unconfirmed, error_message
+from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import TableOptions
 from gloomtable.server.present import catalogue, choices
@@ -946,7 +946,3 @@ def listing_entry(row: TableRow) -> dict[str, Any]:
             "open_seats": sum(1 for s in row.seats if s.seat in open_seats and not s.claimed),
             "spectators": TableOptions.stored(row.options).spectators,
             "uploaded": [d.get("name", "") for d in row.options.get("uploaded_decks", ())]}
-
-
-def error_for(exc: ServerError) -> dict[str, Any]:
-    return error_message(exc.code, exc.message)

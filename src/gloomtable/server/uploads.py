@@ -24,7 +24,6 @@ import logging
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
@@ -50,15 +49,6 @@ DECK, VARIANT = "deck", "variant"
 Crazy Creatures variant set (for the game that plays one set)."""
 
 router = APIRouter()
-
-
-@dataclass(frozen=True)
-class UploadLimits:
-    """The limits of uploads (each a ``gloom serve`` flag of :class:`ServerLimits`)."""
-
-    max_bytes: int = 1 << 20
-    per_client: int = 20
-    expiry_days: float = 30.0
 
 
 def upload_key(kind: str, deck: str, translations: Mapping[str, str]) -> str:

@@ -300,9 +300,6 @@ NUMBER: tuple[int, ...] = tuple(c.number for c in CREATURES)
 PENALTY: tuple[int, ...] = tuple(c.penalty for c in CREATURES)
 LABEL: tuple[str, ...] = tuple(c.label for c in CREATURES)
 COLOUR_KEYS: tuple[str, ...] = tuple(c.key for c in CREATURE_SET.colours)
-CREATURE_NAMES: tuple[str, ...] = tuple(c.creature for c in CREATURE_SET.colours)
-PENALTY_OF_NUMBER: tuple[int, ...] = (0, *(PENALTY[2 * (n - 1)] for n in range(1, 7)))
-"""Penalty by number (index 0 unused)."""
 
 
 def _fits(plus: bool, top: int, number: int) -> bool:

@@ -220,12 +220,6 @@ class CreaturesState:
         pile = self.piles[COLOUR[card]]
         return FITS[self.plus[COLOUR[card]]][NUMBER[pile[-1]] if pile else 0][NUMBER[card]]
 
-    def fit_rows(self) -> list[tuple[bool, ...]]:
-        """Per colour, which numbers fit its pile now (indexed by number), so a hand
-        is checked with two lookups a card: the hot path of every legal move."""
-        plus = self.plus
-        return [FITS[plus[k]][NUMBER[pile[-1]] if pile else 0] for k, pile in enumerate(self.piles)]
-
     def playable(self, seat: int) -> list[int]:
         """The cards of ``seat``'s hand that fit a pile now (sorted ids)."""
         fit = self.fit

@@ -526,8 +526,6 @@ PRIMITIVES: dict[str, Primitive] = {
     )
 }
 
-WHENS = ("immediate", "continuous", "persistent", "response")
-
 LIMITS = {n: p.limit for n, p in PRIMITIVES.items() if p.limit is not None}
 """Lasting steps that change their holder's draw limit, by name (R-G14)."""
 FOLLOWS = {n: p.follows for n, p in PRIMITIVES.items() if p.follows is not None}
