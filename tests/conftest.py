@@ -14,6 +14,7 @@ end of the session (``scripts/soak.py`` prints them).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -50,9 +51,12 @@ def figures() -> Iterator[dict[str, Any]]:
     path = os.environ.get("GLOOM_FIGURES")
     if path and _FIGURES:
         out = Path(path)
-        old = json.loads(out.read_text()) if out.exists() and out.stat().st_size else {}
-        old.update(_FIGURES)
-        out.write_text(json.dumps({**old, "profile": PROFILE}, indent=1, sort_keys=True) + "\n")
+        # under pytest-xdist every worker merges its own figures: one at a time
+        with open(out.with_name(out.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            old = json.loads(out.read_text()) if out.exists() and out.stat().st_size else {}
+            old.update(_FIGURES)
+            out.write_text(json.dumps({**old, "profile": PROFILE}, indent=1, sort_keys=True) + "\n")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
