@@ -9,6 +9,7 @@ where the protocol has a property, another return type) fails the suite."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ def _meets_the_protocol(g: GloomGame, c: CreaturesGame, gs: GloomState, cs: Crea
 ROOKERY = str(Path(__file__).resolve().parents[1] / "examples" / "ashgrove-rookery.toml")
 """The deck of the richer card language (triggers, choices): a longer declared turn."""
 
-CASES = [
+CASES: list[tuple[str, dict[str, Any]]] = [
     ("gloom", {"players": 3}),
     ("gloom", {"players": 5, "sets": ["classic", ROOKERY]}),
     ("gloom", {"players": 5, "edition": 1}),
@@ -61,7 +62,7 @@ IDS = [f"{name}-{'-'.join(f'{k}{v}' if k != 'sets' else 'rookery' for k, v in cf
 
 
 @pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
-def test_both_games_answer_one_protocol(name: str, config: dict[str, int]) -> None:
+def test_both_games_answer_one_protocol(name: str, config: dict[str, Any]) -> None:
     game = make_game(name, config)
     state = game.new_initial_state(3)
     assert isinstance(game, Game) and isinstance(state, State)
