@@ -40,28 +40,6 @@ def _creatures_sampler(view: CreaturesView) -> Sampler | None:
     if sum(counts[p] for p in passers) > len(misfits):
         return None
 
-    def redeal(s: Any, seed: int) -> Any:
-        rng = Rng(seed)
-        pool = list(misfits)
-        rng.shuffle(pool)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[me] = list(hand)
-        for p in sorted(passers):
-            hands[p] = sorted(pool[:counts[p]])
-            pool = pool[counts[p]:]
-        dealt = {c for h in hands for c in h}
-        deal = [c for c in unknown if c not in dealt]
-        rng.shuffle(deal)
-        for p in range(n):
-            if p != me and p not in passers:
-                hands[p] = sorted(deal[:counts[p]])
-                deal = deal[counts[p]:]
-        s.hands = hands
-        s.reserve = deal[:view["reserve_count"]]
-        s.aside = sorted(deal[view["reserve_count"]:])
-        s.rng = rng
-        return s
-
     def build(seed: int) -> Any:
         s = game.new_initial_state(seed)
         s.piles = [list(p) for p in piles]
@@ -78,7 +56,8 @@ def _creatures_sampler(view: CreaturesView) -> Sampler | None:
         s.turns = view["turns"]
         s.over = False
         s.capped = False
-        return redeal(s, seed)
+        _deal(s, me, list(hand), counts, unknown, misfits, passers, view["reserve_count"], seed)
+        return s
 
     template = build(0)
     return lambda seed: resample(template, me, seed)
@@ -102,19 +81,27 @@ def resample(state: State, player: int, seed: int) -> State:
     plus = list(s.plus)
     passers = {(me - k) % n for k in range(1, min(s.passes, n - 1) + 1)}
     misfits = [c for c in unknown if not FITS[plus[COLOUR[c]]][tops[COLOUR[c]]][NUMBER[c]]]
-    reserve_count = len(s.reserve)
+    _deal(s, me, list(s.hands[me]), counts, unknown, misfits, passers, len(s.reserve), seed)
+    return s
+
+
+def _deal(s: Any, me: int, hand: list[int], counts: list[int], unknown: list[int], misfits: list[int],
+          passers: set[int], reserve_count: int, seed: int) -> None:
+    """Deal ``unknown`` into ``s``: the passers' hands from the cards that fit nowhere,
+    the other hands, the Reserve and the set-aside cards from the rest (R-C5). One deal
+    for the search's template and for every resample, so both draw the same way."""
     rng = Rng(seed)
     pool = list(misfits)
     rng.shuffle(pool)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hands[me] = list(s.hands[me])
+    hands: list[list[int]] = [[] for _ in range(len(counts))]
+    hands[me] = hand
     for p in sorted(passers):
         hands[p] = sorted(pool[:counts[p]])
         pool = pool[counts[p]:]
     dealt = {c for h in hands for c in h}
     deal = [c for c in unknown if c not in dealt]
     rng.shuffle(deal)
-    for p in range(n):
+    for p in range(len(counts)):
         if p != me and p not in passers:
             hands[p] = sorted(deal[:counts[p]])
             deal = deal[counts[p]:]
@@ -122,7 +109,6 @@ def resample(state: State, player: int, seed: int) -> State:
     s.reserve = deal[:reserve_count]
     s.aside = sorted(deal[reserve_count:])
     s.rng = rng
-    return s
 
 
 CREATURES = ViewDeterminizer(
