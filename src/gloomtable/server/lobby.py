@@ -27,7 +27,8 @@ from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import SeatSpec, TableSpec, clean_name, table_options
 from gloomtable.server.store import SeatRow, Store, TableRow
 from gloomtable.server.store_decks import DeckRow
-from gloomtable.server.table import BotPolicy, LiveTable, listing_entry, same_token
+from gloomtable.server.table import BotPolicy, LiveTable, listing_entry
+from gloomtable.server.table_core import same_token
 from gloomtable.server.uploads import KEY as UPLOAD_KEY
 from gloomtable.server.uploads import register_rows as register_uploads
 from gloomtable.server.uploads import resolve as resolve_uploads

@@ -1,18 +1,19 @@
-"""One live table: the engine state, its seats, its connections, its bots and timers.
+"""One live table: the shell that waits around its ``TableCore``.
 
-The order of an accepted action follows boardgame.io's master: the seat is
-authenticated (its token, checked on connect), it must be that seat's
-decision, the client's state id must be current, the engine must call the
-action legal; then the action is applied to a copy, appended to the store in
-a transaction, and only then does the new state replace the old and each
-connection hear of it, through its own view.
+The core (``server/table_core.py``) holds the game, the seats, the log and the
+order of an accepted action, boardgame.io's master's: the seat is authenticated
+(its token, checked on connect), it must be that seat's decision, the client's
+state id must be current, the engine must call the action legal; then the action
+is applied to a copy. This shell appends it to the store in a transaction, and only
+then does the new state replace the old and each connection hear of it, through
+its own view. It also holds what waits: the connections' mailboxes, the bots'
+pool, timers, response windows' pauses, presence on other processes, catch-up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 import time
@@ -23,21 +24,16 @@ from typing import Any
 
 from gloomtable.bots.base import Bot, RandomBot, bot_action
 from gloomtable.bots.levels import make_bot
-from gloomtable.engine import Event, Game, GloomtableError, State
-from gloomtable.games import make_game, registry
-from gloomtable.i18n.events import render as render_event
-from gloomtable.i18n.narration_text import tell
-from gloomtable.i18n.web import localize_state
-from gloomtable.learn import LEARNER, StepTracker, lesson_for
+from gloomtable.engine import Game, GloomtableError, State
+from gloomtable.learn import StepTracker
 from gloomtable.server import metrics
 from gloomtable.server.deltas import diff, document, dumps, wire_bytes
 from gloomtable.server.errors import ServerError, Unconfirmed
-from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import TableOptions
-from gloomtable.server.present import catalogue, choices
 from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 from gloomtable.server.store_rows import LEASE_TERM
+from gloomtable.server.table_core import LOG_KEEP, LogEntry, Played, TableCore
 from gloomtable.server.version import page_version
 from gloomtable.server.window import ResponseWindow, is_respond, open_window
 
@@ -51,18 +47,6 @@ QUEUE_LIMIT = 256
 """Messages waiting for one slow connection before the server drops it ..."""
 QUEUE_BYTES = 1 << 20
 """... or bytes (``gloom serve --queue-bytes``)."""
-LOG_KEEP = 400
-"""Log entries a fresh connection receives (the newest)."""
-TOKEN_MAX = 128
-"""Characters a seat token may have (ours have 24); anything longer is no token of ours."""
-
-
-def same_token(ours: str, theirs: str | None) -> bool:
-    """Whether ``theirs`` is the token ``ours``, in constant time. Any text may come
-    from a client (non-ASCII, lone surrogates, megabytes): it is simply not ours."""
-    if not ours or not isinstance(theirs, str) or not theirs.isascii() or len(theirs) > TOKEN_MAX:
-        return False
-    return hmac.compare_digest(ours.encode("ascii"), theirs.encode("ascii"))
 
 
 def bot_seed() -> int:
@@ -180,56 +164,24 @@ class Conn:
         self.queued_bytes -= wire_bytes(text)
 
 
-@dataclass
-class LogEntry:
-    index: int
-    event: Event | None = None
-    narration: str | None = None
-    """A person's words, or a bot's told line as data (``bots/narration.py``)."""
-    seat: int | None = None
-
-    actor: str = "person"
-    """Who made the play: ``person``, ``bot`` (a bot's seat), ``stand_in`` (a bot for an
-    absent person) or ``timeout`` (a bot when the turn timer ran out)."""
-    game: Any = None
-    """The table's game, whose deck a bot's told line names cards from."""
-
-    def for_viewer(self, viewer: int | None, lang: str = "en") -> dict[str, Any]:
-        """The entry as ``viewer`` may see it; an event's line rendered in ``lang``."""
-        if self.event is None:
-            return {"i": self.index, "kind": "narration", "player": self.seat,
-                    "text": tell(self.game, self.narration, lang), "actor": self.actor}
-        ev = self.event.for_player(viewer)
-        out: dict[str, Any] = {"i": self.index, "kind": ev.kind, "text": render_event(ev, lang)}
-        if ev.player is not None:
-            out["player"] = ev.player
-        return out
-
-
 class LiveTable:
     """A table in memory, rebuilt from its record whenever the server starts."""
 
     def __init__(self, row: TableRow, store: Store, game: Game, state: State,
-                 bots: BotPolicy | None = None) -> None:
+                 bots: BotPolicy | None = None, core: TableCore | None = None) -> None:
+        self.core = core if core is not None else TableCore(row, game, state)
+        """The game, seats and log, and the order of a move's checks (server/table_core.py)."""
         self.row = row
         self.store = store
-        self.game = game
-        self.state = state
-        self.options = row.options
-        self.settings = TableOptions.stored(row.options)
-        """``options`` typed, each missing key at the model's default (read once)."""
         self.seats = [Seat(s) for s in row.seats]
         self.conns: set[Conn] = set()
-        self.entries: list[LogEntry] = []
         self.lock = asyncio.Lock()
-        self.broken: str | None = None
         self.deadline: float | None = None  # wall clock, for pages
         self._deadline_mono: float | None = None
         self._timer: asyncio.Task[None] | None = None
         self.window: ResponseWindow | None = None
         """The response window open now (server/window.py), on the process that leads the table."""
         self._window_task: asyncio.Task[None] | None = None
-        self._catalogue: dict[str, Any] | None = None
         self.bots = bots or BotPolicy()
         self.leader = True
         """This process runs the table's bots, timers and stand-ins (with several
@@ -248,17 +200,11 @@ class LiveTable:
         """The client (IP, or IPv6 network) that made the table: ``--open-tables-per-ip`` counts by it."""
         self._confirming: asyncio.Task[None] | None = None
         """Reading back a move whose store call had no known outcome (``_confirm_later``)."""
-        self.lesson: StepTracker | None = None
-        """A guided first game (``gloom learn`` in the browser): the learner's steps."""
-        self._lesson_step = False
-        """Whether the learner's action being committed does the lesson's step."""
-        lesson = row.options.get("lesson")
-        if isinstance(lesson, str):
-            self.lesson = StepTracker(lesson_for(lesson))
+        lesson = self.core.lesson
         for seat in self.seats:
             if seat.row.kind == "bot":
                 # A lesson's bots play as the lesson was written and tested; others draw afresh.
-                seed = self.lesson.lesson.bot_seed + seat.index if self.lesson else bot_seed()
+                seed = lesson.lesson.bot_seed + seat.index if lesson else bot_seed()
                 seat.bot = make_bot(seat.row.level, row.game, seed)
             else:
                 seat.absent_since = now
@@ -269,22 +215,10 @@ class LiveTable:
     def open(cls, row: TableRow, store: Store, bots: BotPolicy | None = None) -> LiveTable:
         """Build the game and replay the stored actions; a record that no longer
         replays leaves the table readable but marked broken, never crashes the server."""
-        game = make_game(row.game, row.config)
-        state = game.new_initial_state(row.seed)
-        table = cls(row, store, game, state, bots)
-        for i, action in enumerate(row.actions):
-            try:
-                if state.is_over() or action not in state.legal_actions():
-                    raise GloomtableError(f"action {action} is not legal there")
-                if table.lesson is not None:
-                    table.lesson.replayed(state, action, row.actors[i][0])
-                events = state.apply(action)
-            except GloomtableError as exc:
-                table.broken = f"the stored action #{i} does not replay: {exc}"
-                log.error("table %s: %s", row.id, table.broken)
-                del row.actions[i:], row.actors[i:]
-                break
-            table._record(i, events, row.narration.get(i), row.actors[i][0], row.actors[i][1])
+        core = TableCore.replay(row)
+        if core.broken:
+            log.error("table %s: %s", row.id, core.broken)
+        table = cls(row, store, core.game, core.state, bots, core)
         table.start_decision()
         return table
 
@@ -295,38 +229,58 @@ class LiveTable:
         return self.row.id
 
     @property
+    def game(self) -> Game:
+        return self.core.game
+
+    @property
+    def state(self) -> State:
+        """The current state (the core's): replaced on every move, never changed in place."""
+        return self.core.state
+
+    @property
     def state_id(self) -> int:
         """The number of actions applied: the client's proof that it saw the current state."""
         return len(self.row.actions)
 
     @property
     def over(self) -> bool:
-        return self.state.is_over()
+        return self.core.state.is_over()
+
+    @property
+    def entries(self) -> list[LogEntry]:
+        return self.core.entries
+
+    @property
+    def broken(self) -> str | None:
+        return self.core.broken
+
+    @property
+    def lesson(self) -> StepTracker | None:
+        return self.core.lesson
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.core.options
+
+    @property
+    def settings(self) -> TableOptions:
+        """``options`` typed, each missing key at the model's default (read once)."""
+        return self.core.settings
 
     def seat_for_token(self, token: str | None) -> int | None:
-        if not token:
-            return None
-        for seat in self.seats:
-            if seat.row.kind == "person" and same_token(seat.row.token, token):
-                return seat.index
-        return None
+        return self.core.seat_for_token(token)
 
     def is_open_seat(self, index: int) -> bool:
         """Whether the seat was created open: taken with the lobby's Join, not by an invite."""
-        return index in self.options.get("open_seats", ())
+        return self.core.is_open_seat(index)
 
     @property
     def fixed_deal(self) -> bool:
-        """The creator chose the shuffle (only where the server allows it): everyone is told."""
-        return bool(self.options.get("fixed_deal"))
+        return self.core.fixed_deal
 
     @property
     def response_pause(self) -> float | None:
-        """Seconds of the table's one response pause per card, or None where the engine's
-        questions are asked one at a time (a lesson's steps were written that way)."""
-        if self.lesson is not None:
-            return None
-        return self.settings.response_pause_ms / 1000
+        return self.core.response_pause
 
     def touch(self) -> None:
         self.last_seen = time.monotonic()
@@ -341,10 +295,7 @@ class LiveTable:
 
     def stand_in_active(self, seat: Seat) -> bool:
         """A bot plays for this person: they have been gone long enough and the table allows it."""
-        if seat.row.kind != "person" or not self.settings.replace_absent or self.connected(seat):
-            return False
-        return seat.absent_since is not None and \
-            time.monotonic() - seat.absent_since >= self.settings.absent_after
+        return self.core.stand_in_due(seat.index, self.connected(seat), seat.absent_since, time.monotonic())
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": s.index, "name": s.row.name, "kind": s.row.kind,
@@ -353,31 +304,18 @@ class LiveTable:
                  "stand_in": self.stand_in_active(s)} for s in self.seats]
 
     def open_seat_count(self) -> int:
-        return sum(1 for s in self.seats if self.is_open_seat(s.index) and not s.row.claimed)
+        return self.core.open_seat_count()
 
     def summary(self) -> dict[str, Any]:
-        """What the table page and its API show: nobody's token, nobody's cards, and the
-        deal's seed only once the game is over (so the record replays, and nobody
-        playing can know the shuffle)."""
-        entry = registry.entry(self.row.game)  # the page's board and title, from the registry
-        return {"id": self.id, "game": self.row.game, "board": entry.package, "title": entry.title,
-                "config": self.game.config_dict(),
-                "options": self.options, "listed": self.row.listed, "seats": self.public_seats(),
-                "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,
-                "seed": self.row.seed if self.over else None,
-                "state_id": self.state_id, "over": self.over, "next_table": self.row.next_table,
-                "broken": self.broken, "response_pause": self.response_pause}
+        """What the table page and its API show (``TableCore.summary``), with who is here."""
+        return self.core.summary(self.public_seats())
 
     def listing_entry(self) -> dict[str, Any]:
         """What the lobby's listing shows of a table: a few short fields."""
         return listing_entry(self.row)
 
     def catalogue(self) -> dict[str, Any]:
-        """The printed faces of the deck's cards (served over HTTP, not the websocket,
-        so a seat's traffic names no card it cannot see)."""
-        if self._catalogue is None:
-            self._catalogue = catalogue(self.game)
-        return self._catalogue
+        return self.core.catalogue()
 
     def welcome(self, conn: Conn) -> dict[str, Any]:
         return {"type": "welcome", "table": self.summary(), "seat": conn.seat, "version": page_version(),
@@ -385,41 +323,12 @@ class LiveTable:
 
     def state_message(self, conn: Conn, view_cache: dict[int | None, Mapping[str, Any]] | None = None
                       ) -> dict[str, Any]:
-        seat = conn.seat
-        cache = view_cache if view_cache is not None else {}
-        if seat not in cache:
-            cache[seat] = self.state.view(seat)
-        start = conn.log_sent or max(0, len(self.entries) - LOG_KEEP)
-        w = self.window
-        deciding = not self.over and seat is not None and self.state.current_player() == seat
-        if w is not None:  # everyone asked answers at once: the same prompt for each
-            deciding = seat is not None and seat in w.states and not w.answered(seat)
-        if not deciding:
-            shown: list[dict[str, Any]] = []
-        elif w is not None and seat is not None:
-            shown = choices(self.row.game, w.states[seat], w.options[seat])
-        else:
-            shown = choices(self.row.game, self.state, self.state.legal_actions())
-        msg: dict[str, Any] = {
-            "type": "state", "table": self.id, "state_id": self.state_id, "seat": seat,
-            "view": cache[seat],
-            "choices": shown,
-            "deciding": None if self.over else self.state.current_player(),
-            "seats": self.public_seats(), "deadline": self.deadline,
-            "log_start": start, "log": [e.for_viewer(seat, conn.lang) for e in self.entries[start:]],
-            "over": self.over, "next_table": self.row.next_table, "broken": self.broken,
-        }
-        if w is not None:
-            msg["window"] = {"seats": w.seats, "opened": w.ends - w.pause, "ends": w.ends,
-                             "answered": seat is not None and w.answered(seat)}
-            if seat is not None and w.answered(seat):  # the seat's own answer, as the table holds it
-                msg["window"]["answer"] = w.answers[seat][0]
-        if self.lesson is not None and seat == LEARNER:
-            msg["lesson"] = self.lesson.message(self.state)
-            if deciding:  # a move the page may suggest; the lesson's tests follow it
-                msg["lesson"]["suggest"] = self.lesson.suggest(self.state, self.state_id)
-        conn.log_sent = len(self.entries)
-        return localize_state(self.game, conn.lang, msg, self.state)
+        """The state as ``conn``'s seat sees it, its log from where the connection stopped."""
+        start = conn.log_sent or max(0, len(self.core.entries) - LOG_KEEP)
+        msg = self.core.state_message(conn.seat, conn.lang, start, seats=self.public_seats(),
+                                      deadline=self.deadline, window=self.window, view_cache=view_cache)
+        conn.log_sent = len(self.core.entries)
+        return msg
 
     # --- connections -------------------------------------------------------------
 
@@ -466,12 +375,8 @@ class LiveTable:
         self.broadcast_seats()
 
     def rename(self, conn: Conn, name: str) -> None:
-        if conn.seat is None:
-            raise ServerError("read_only", "spectators have no seat to name")
-        if not name:
-            raise ServerError("bad_message", "a name needs at least one visible character")
-        check_seat_name(name, [s.row.name for s in self.seats if s.index != conn.seat])
-        self.seats[conn.seat].row.name = name
+        self.core.rename(conn.seat, name)
+        assert conn.seat is not None  # the core refuses a spectator
         self.store.update_seat(self.id, conn.seat, name=name)
         self.broadcast_seats()
 
@@ -493,43 +398,17 @@ class LiveTable:
         if conn.seat is None:
             raise ServerError("read_only", "spectators watch; they cannot act")
         async with self.lock:
-            if self.broken:
-                raise ServerError("broken_table", self.broken, 409)
-            if self.over:
-                raise ServerError("game_over", "the game is over; no more actions")
-            if self.window is not None and conn.seat in self.window.states:
-                self._answer(conn.seat, action, state_id)
+            accepted = self.core.check(conn.seat, action, state_id, self.window)
+            if accepted.answer:
+                self._answer(conn.seat, action)
                 return
-            if self.state.current_player() != conn.seat:
-                who = self.seats[self.state.current_player()].row
-                raise ServerError("not_your_turn", f"it is {who.name or 'another seat'}'s decision "
-                                  f"(seat {who.seat + 1}), not yours")
-            if state_id != self.state_id:
-                raise ServerError("stale_state", f"that action was chosen in state {state_id}, "
-                                  f"but the table is at state {self.state_id}; the page has the current one")
-            legal = self.state.legal_actions()
-            if action not in legal:
-                raise ServerError("illegal_action", f"action {action} is not legal now; "
-                                  f"{len(legal)} action(s) are")
-            did_step = False
-            if self.lesson is not None and conn.seat == LEARNER:
-                why, did_step = self.lesson.judge(self.state, action)
-                if why is not None:  # English msgid: the page shows it in its language
-                    raise ServerError("lesson_step", why)
-            self._lesson_step = did_step
-            await self._commit(action, conn.seat, "person", narration)
+            await self._commit(action, conn.seat, "person", narration, accepted.lesson_step)
 
-    def _answer(self, seat: int, action: int, state_id: int) -> None:
-        """A seat's answer to the open response window: kept (the last one counts)
-        until the pause ends or every person present has answered. Caller holds the lock."""
+    def _answer(self, seat: int, action: int) -> None:
+        """A seat's answer to the open response window, checked by the core: kept (the last
+        one counts) until the pause ends or every person present has answered. Caller holds the lock."""
         w = self.window
         assert w is not None
-        if state_id != w.start_id:
-            raise ServerError("stale_state", f"that answer was chosen in state {state_id}, "
-                              f"but the table is at state {self.state_id}; here is the current one")
-        if action not in w.options[seat]:
-            raise ServerError("illegal_action", f"action {action} does not answer the card being "
-                              f"played; {len(w.options[seat])} action(s) do")
         w.answer(seat, action, "person")
         cache: dict[int | None, Mapping[str, Any]] = {}
         for c in list(self.conns):
@@ -538,16 +417,14 @@ class LiveTable:
 
     def lesson_next(self, conn: Conn) -> None:
         """The learner read a step that only asks to look: on to the next."""
-        if self.lesson is None or conn.seat != LEARNER:
-            raise ServerError("bad_message", "only the learner of a lesson table goes on to a next step")
-        if not self.lesson.next():
-            raise ServerError("lesson_step", "this step waits for an action, not for 'next'")
+        self.core.lesson_next(conn.seat)
         self.broadcast()
 
-    async def _commit(self, action: int, seat: int, actor: str, narration: str | None) -> None:
+    async def _commit(self, action: int, seat: int, actor: str, narration: str | None,
+                      lesson_step: bool = False) -> None:
         """Apply to a copy, store (with the next decision's timer deadline), then swap
         and tell everyone. Caller holds the lock."""
-        await self._store_move(action, seat, actor, narration)
+        await self._store_move(action, seat, actor, narration, lesson_step)
         self._moved()
 
     def _moved(self) -> None:
@@ -560,16 +437,18 @@ class LiveTable:
         self.broadcast()
         self.schedule()
 
-    async def _store_move(self, action: int, seat: int, actor: str, narration: str | None) -> None:
-        """Apply to a copy and store it (with the next decision's timer deadline), then
-        swap. Caller holds the lock."""
-        nxt = self.state.clone()
-        events = nxt.apply(action)
-        idx = self.state_id
+    async def _store_move(self, action: int, seat: int, actor: str, narration: str | None,
+                          lesson_step: bool = False) -> None:
+        """Apply to a copy (the core's ``play``) and store it (with the next decision's
+        timer deadline), then swap (``commit``): nobody sees a move before it is stored.
+        Caller holds the lock."""
+        played: Played = self.core.play(action, seat, actor, narration, lesson_step)
+        nxt, idx = played.state, played.index
+        over = nxt.is_over()
         deadline = self._deadline_for(nxt)
-        rating = rating_plan(self, nxt, seat, actor, action) if nxt.is_over() else None  # stored with it
+        rating = rating_plan(self, nxt, seat, actor, action) if over else None  # stored with it
         try:
-            args = (self.id, idx, action, seat, actor, narration, nxt.is_over(), deadline, rating)
+            args = (self.id, idx, action, seat, actor, narration, over, deadline, rating)
             await self.store.commit_action(*args)  # PostgreSQL: one thread hop, grouped with other tables
         except Unconfirmed as exc:  # the database did not answer in time: the move may yet be stored
             self._confirm_later(exc.future)
@@ -581,16 +460,8 @@ class LiveTable:
             raise ServerError("stale_state",
                               "another move was made first; the current state follows") from None
         self.row.deadline, self.row.deadline_idx = deadline, idx + 1
-        self.state = nxt
-        if self.lesson is not None and seat == LEARNER and actor == "person":
-            self.lesson.played(self._lesson_step)
-            self._lesson_step = False
-        self.row.actions.append(action)
-        self.row.actors.append((seat, actor))
+        self.core.commit(played)
         metrics.moved(self.row.game, actor)
-        if narration:
-            self.row.narration[idx] = narration
-        self._record(idx, events, narration, seat, actor)
 
     def _confirm_later(self, future: Any) -> None:
         """After a store call with no known outcome: once it ends (and the database
@@ -651,29 +522,14 @@ class LiveTable:
         row = self.store.load(self.id, since=self.state_id)
         if row is None:
             return
-        seats_changed = False
-        for seat, stored in zip(self.seats, row.seats, strict=True):
-            now = (stored.name, stored.claimed, stored.token)
-            if (seat.row.name, seat.row.claimed, seat.row.token) != now:
-                seat.row.name, seat.row.claimed, seat.row.token = now
-                seats_changed = True
+        seats_changed = self.core.take_seats(row.seats)
         moved = bool(row.actions) and not self.broken
         for k, action in enumerate(row.actions if moved else []):
             idx = row.first + k
-            nxt = self.state.clone()  # states are replaced, never changed in place (a bot may read it)
-            try:
-                events = nxt.apply(action)
-            except GloomtableError as exc:
-                self.broken = f"the stored action #{idx} does not replay: {exc}"
+            if not self.core.take_stored(idx, action, row.actors[k], row.narration.get(idx)):
                 log.error("table %s: %s", self.id, self.broken)
                 break
-            self.state = nxt
             self.last_move = time.monotonic()
-            self.row.actions.append(action)
-            self.row.actors.append(row.actors[k])
-            if idx in row.narration:
-                self.row.narration[idx] = row.narration[idx]
-            self._record(idx, events, row.narration.get(idx), row.actors[k][0], row.actors[k][1])
         next_changed = row.next_table != self.row.next_table
         self.row.next_table = row.next_table
         self.row.deadline, self.row.deadline_idx = row.deadline, row.deadline_idx
@@ -687,23 +543,10 @@ class LiveTable:
             self.broadcast_seats()
         self.refresh_presence()
 
-    def _record(self, idx: int, events: list[Event], narration: str | None, seat: int,
-                actor: str = "person") -> None:
-        """The log's lines of a move. A card let stand is no line (most windows end so:
-        the log would be mostly those); a cancelled card is."""
-        if narration:
-            self.entries.append(LogEntry(idx, narration=narration, seat=seat, actor=actor, game=self.game))
-        self.entries.extend(LogEntry(idx, event=e) for e in events if e.kind != "respond_pass")
-
     def _deadline_for(self, state: State) -> float | None:
         """When the turn timer of ``state``'s decision runs out (epoch seconds), if a person holds it."""
-        timer = self.settings.turn_timer
-        if self.response_pause is not None and is_respond(state):
-            return None  # the window's own pause is its timer
-        if timer and not state.is_over() and not self.broken \
-                and self.seats[state.current_player()].row.kind == "person":
-            return time.time() + timer
-        return None
+        timer = self.core.timer_for(state)
+        return None if timer is None else time.time() + timer
 
     def start_decision(self) -> None:
         """A new decision: its turn timer runs to the stored deadline (so a restart or
@@ -791,12 +634,10 @@ class LiveTable:
         outcome: dict[int, tuple[str, int | None]] = {}
         try:
             for q in w.seats:
-                if self.over or not is_respond(self.state) or self.state.current_player() != q:
+                turn = self.core.window_turn(w, q, self.seats[q].row.kind == "person")
+                if turn is None:
                     break  # an earlier seat's response cancelled the card: nobody after it is asked
-                seat = self.seats[q]
-                action, actor = w.answers.get(q, (w.stand, "timeout" if seat.row.kind == "person" else "bot"))
-                if action not in self.state.legal_actions():  # never: each was asked in this very state
-                    raise ServerError("illegal_action", f"seat {q + 1}'s answer {action} is not legal")
+                action, actor = turn
                 outcome[q] = ("unconfirmed", None)
                 idx = self.state_id
                 await self._store_move(action, q, actor, None)
