@@ -46,7 +46,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "copy", "backup", "restore", "dump", "random", "easy", "medium", "hard", "local", "narrate", "record",
     "paths", "json", "html", "toml", "sqlite", "postgresql", "url", "cpu", "elo", "ray", "rlcard",
     "pettingzoo", "ismcts", "playouts", "per", "call", "baselines", "workers", "lang", "python", "main",
-    "cli",
+    "cli", "git",
     # typer's notation for what the usage line takes, and argument names
     "options", "command", "args", "name", "path",
     # the same word in Spanish

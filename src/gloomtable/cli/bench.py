@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -117,6 +118,32 @@ def render_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_against(result: dict[str, Any]) -> str:
+    """The ``--against`` comparison as text: one line per figure, slower ones marked."""
+    lines = [f"this tree against {result['against']} ({result['pairs']} pairs, speed ratio this / that; "
+             f"above 1 is faster)",
+             f"builds: {result['builds']['after']} / {result['builds']['before']}"]
+    for name, row in result["figures"].items():
+        mark = " (control: same code)" if row["control"] else " (too fast to judge)" if row["coarse"] else (
+            "  SLOWER" if name in result["slower_than_5_percent"] else "")
+        lines.append(f"  {name:<52} {row['median']:>6.3f}  [{row['min']:.3f} to {row['max']:.3f}]{mark}")
+    lines.append(f"controls' noise: {result['controls_noise']}; "
+                 f"no figure slower by more than 5%: {'met' if result['met'] else 'NOT met'}")
+    return "\n".join(lines)
+
+
+def _bench_against(rev: str, pairs: int, bench_args: list[str], as_json: bool,
+                   progress: Callable[[str], None]) -> None:
+    from gloomtable.bench.trees import against
+
+    try:
+        result = against(rev, bench_args, pairs, progress)
+    except RuntimeError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    print(json.dumps(result) if as_json else render_against(result))
+
+
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help=_("Fewer, shorter runs (about 20 s)."))] = False,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print one JSON object."))] = False,
@@ -137,6 +164,11 @@ def bench(
     only: Annotated[str | None, typer.Option(
         help=_("Measure only these sections, comma-separated: playouts, per_call_us, ismcts, rl, "
              "baselines, workers."))] = None,
+    against: Annotated[str | None, typer.Option(
+        help=_("Also run the same bench of this git revision, turn about with this tree, and report "
+             "each figure's speed ratio (this tree / the revision)."))] = None,
+    pairs: Annotated[int, typer.Option(
+        help=_("--against: rounds of revision, tree, tree, revision."), min=1, max=20)] = 2,
 ) -> None:
     """Measure the engines, bots, RL environments (and the server) against RLCard's UNO
     and PettingZoo's Leduc Hold'em in one run; figures are medians of several runs."""
@@ -158,6 +190,16 @@ def bench(
     def progress(msg: str) -> None:
         if show:
             err.print(f"[dim]{msg}[/]", highlight=False)
+
+    if against is not None:
+        if server:
+            err.print("[bold red]error:[/] --against compares the engine sections; drop --server",
+                      highlight=False)
+            raise typer.Exit(2)
+        args = [*(["--quick"] if quick else []), *(["--wall-clock"] if wall_clock else []),
+                "--seed", str(seed), *(["--only", only] if only else [])]
+        _bench_against(against, pairs, args, as_json, progress)
+        return
 
     report = run_bench(plan, seed, progress)
     if server:
