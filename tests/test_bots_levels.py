@@ -6,11 +6,11 @@ import pytest
 
 from gloomtable.bots import LEVELS, bot_action, make_bot
 from gloomtable.bots.determinize import sampler
-from gloomtable.bots.gloom_heuristic import GloomHeuristicBot
 from gloomtable.bots.narration import narrate
 from gloomtable.engine import ConfigError
 from gloomtable.games import make_game
 from gloomtable.games.gloom.actions import Kind
+from gloomtable.games.gloom.hooks.heuristic import GloomHeuristicBot
 from gloomtable.i18n.narration_text import tell
 
 GAMES = ("gloom", "gloomier", "creatures")

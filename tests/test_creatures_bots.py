@@ -8,13 +8,13 @@ import json
 import pytest
 
 from gloomtable.bots.base import Bot, RandomBot
-from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
 from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Result
 from gloomtable.games import make_game
 from gloomtable.games.creatures import CreaturesGame, CreaturesState
 from gloomtable.games.creatures.actions import flip, make_draw, play
 from gloomtable.games.creatures.cards import COLOUR_KEYS, CREATURES
+from gloomtable.games.creatures.hooks.heuristic import CreaturesHeuristicBot
 
 
 def play_game(game: CreaturesGame, bots: list[Bot], seed: int,

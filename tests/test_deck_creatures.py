@@ -20,8 +20,8 @@ from cli_support import gloom
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import make_game, replay_record
 from gloomtable.games.creatures.cards import CREATURE_SET, load_set
+from gloomtable.games.creatures.hooks.encode import LAYOUT
 from gloomtable.rl import creatures_v0
-from gloomtable.rl.encode_creatures import LAYOUT
 from gloomtable.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,7 +160,7 @@ def test_a_custom_deck_loads_in_openspiel_and_gymnasium() -> None:
 
 def test_the_bots_weigh_the_variants_penalties() -> None:
     """R-C10: the medium bot reads the table's set from the view and counts its points."""
-    from gloomtable.bots.creatures_heuristic import Reading
+    from gloomtable.games.creatures.hooks.heuristic import Reading
 
     state = make_game("creatures", {"players": 2, "sets": [str(EXAMPLE)]}).new_initial_state(4)
     assert Reading.of(state.view(state.current_player())).penalty == VARIANT.penalty

@@ -54,8 +54,8 @@ def test_an_unknown_gender_is_refused_with_its_place(tmp_path: Path) -> None:
 def test_a_guests_mark_agrees_with_the_guest(lang: str, woman: str, man: str) -> None:
     """Issue 32: a woman Guest on the terminal table was marked "(Invitado)" / "(Гость)"."""
     from gloomtable.games import make_game
+    from gloomtable.games.gloom.hooks.text import GloomLocalizer
     from gloomtable.i18n.catalog import translator
-    from gloomtable.i18n.gloom_text import GloomLocalizer
 
     game = make_game("gloomier", {"players": 3})
     loc = GloomLocalizer(game, translator(lang))

@@ -17,12 +17,12 @@ import pytest
 import gloomtable.games.creatures.messages as CM
 import gloomtable.games.gloom.messages as GM
 from gloomtable.games import make_game
+from gloomtable.games.creatures.hooks.text import CreaturesVoice
 from gloomtable.games.gloom.deck import load_deck
+from gloomtable.games.gloom.hooks.text import GloomVoice
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import translator
-from gloomtable.i18n.creatures_text import CreaturesVoice
 from gloomtable.i18n.events import fill
-from gloomtable.i18n.gloom_text import GloomVoice
 from gloomtable.i18n.grammar import RU_CASES, Forms, propose_ru
 from gloomtable.i18n.narration_text import tell
 

@@ -23,15 +23,16 @@ from gloomtable.bots import narration as bot
 from gloomtable.designer.chronicle import DIED, NOTHING, SURVIVED, Tale, _ending
 from gloomtable.engine.messages import REGISTRY, Msg
 from gloomtable.games import make_game
+from gloomtable.games.creatures.hooks import text as creatures_text
+from gloomtable.games.creatures.hooks.text import CreaturesLocalizer, CreaturesVoice
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.deck import Deck, load_deck
-from gloomtable.i18n import creatures_text, gloom_text
+from gloomtable.games.gloom.hooks import text as gloom_text
+from gloomtable.games.gloom.hooks.text import GloomLocalizer, GloomVoice
 from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.client import localizer_for
-from gloomtable.i18n.creatures_text import CreaturesLocalizer, CreaturesVoice
 from gloomtable.i18n.events import fill
-from gloomtable.i18n.gloom_text import GloomLocalizer, GloomVoice
 from gloomtable.i18n.grammar import spanish_person
 from gloomtable.i18n.narration_text import tell
 

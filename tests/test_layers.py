@@ -15,6 +15,8 @@ PKG = Path(__file__).resolve().parents[1] / "src" / "gloomtable"
 FORBIDDEN = ("gloomtable.cli", "gloomtable.server", "gloomtable.web", "gloomtable.bots",
              "gloomtable.rl", "sqlite3", "rich", "typer", "fastapi", "starlette", "uvicorn",
              "random", "time", "socket")
+UPPER_MAY = ("gloomtable.bots", "gloomtable.rl")
+"""What a game's hooks may import of :data:`FORBIDDEN`: the generic bots and RL."""
 
 
 @cache
@@ -34,16 +36,30 @@ def imports_of(path: Path) -> set[str]:
     return out
 
 
+def _upper_part(path: Path) -> bool:
+    """A game's parts for the layers above (``games/<game>/hooks/``, and its
+    ``entry.py`` that names them): they may use the bots and RL machinery."""
+    parts = path.relative_to(PKG).parts
+    return parts[0] == "games" and len(parts) > 2 and (parts[2] == "hooks" or parts[2] == "entry.py")
+
+
 def test_engine_and_games_import_no_client_storage_or_clock() -> None:
+    """The rules stay pure; a game's hooks may use the bots and RL frameworks but never a
+    client, the server, storage or the clock either."""
     bad = []
+    hooks = 0
     for folder in ("engine", "games"):
         for path in (PKG / folder).rglob("*.py"):
             if path.name == "__init__.py" and folder == "games":
                 continue  # the registry only imports game packages
+            upper = _upper_part(path)
+            hooks += upper
+            forbidden = [f for f in FORBIDDEN if f not in UPPER_MAY] if upper else FORBIDDEN
             for mod in imports_of(path):
-                if any(mod == f or mod.startswith(f + ".") for f in FORBIDDEN):
+                if any(mod == f or mod.startswith(f + ".") for f in forbidden):
                     bad.append(f"{path.relative_to(PKG)} imports {mod}")
     assert not bad, bad
+    assert hooks, "the shipped games' hooks were found (games/<game>/hooks/)"
 
 
 def _module_name(path: Path) -> str:
@@ -119,13 +135,19 @@ def test_no_subpackage_has_an_import_cycle_inside(sub: str) -> None:
 
 GAME_PACKAGES = tuple(f"games.{p.name}" for p in sorted((PKG / "games").iterdir())
                       if (p / "__init__.py").is_file())
-"""Every game's package (``games.gloom``, ``games.creatures``, a new game's): layer 1."""
+"""Every game's package (``games.gloom``, ``games.creatures``, a new game's): its rules,
+layer 1."""
+GAME_HOOKS = tuple(f"{g}.hooks" for g in GAME_PACKAGES)
+"""Every game's parts for the layers above (``games.gloom.hooks``: its bots, encoder,
+texts, lesson matcher; its ``entry`` module counts here too): above the generic
+frameworks they use, below the server."""
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),
     ("games", *GAME_PACKAGES),
     ("bots",),
     ("rl", "learn", "designer", "i18n", "simulate", "tournament"),
+    GAME_HOOKS,
     ("server",),
     ("bench", "cli", "gloomtable"),
 )
@@ -136,11 +158,14 @@ TIER = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
 
 def _unit(module: str) -> str:
     """The subpackage a module belongs to: ``gloomtable.server.app`` -> ``server``; a
-    game's package counts on its own (``games.gloom``), the registry is ``games``."""
+    game's package counts on its own (``games.gloom``), its hooks and entry on their
+    own above it (``games.gloom.hooks``), the registry is ``games``."""
     parts = module.split(".")[1:]
     if not parts:
         return "gloomtable"
     if parts[0] == "games" and len(parts) > 1 and (PKG / "games" / parts[1]).is_dir():
+        if len(parts) > 2 and parts[2] in ("hooks", "entry"):
+            return f"games.{parts[1]}.hooks"
         return f"games.{parts[1]}"
     return parts[0]
 
@@ -178,10 +203,37 @@ def test_every_subpackage_is_in_a_layer() -> None:
 
 
 def test_no_subpackage_imports_a_layer_above_it() -> None:
-    """engine <- games <- bots <- rl/learn/designer/i18n/simulate/tournament <- server
-    <- bench/cli: a function-body or ``TYPE_CHECKING`` import counts too."""
+    """engine <- games <- bots <- rl/learn/designer/i18n/simulate/tournament <- each
+    game's hooks <- server <- bench/cli: a function-body or ``TYPE_CHECKING`` import
+    counts too."""
     bad = _upward(*_unit_graph(_import_graph(PKG)))
     assert not bad, "\n".join(bad)
+
+
+def test_only_its_own_game_imports_a_games_hooks() -> None:
+    """Nothing generic reads a game's hooks (the server and the CLI neither: they ask
+    the registry); only the game's own hooks and entry import them."""
+    units, why = _unit_graph(_import_graph(PKG))
+    bad = [why[(a, b)] for a, found in sorted(units.items()) for b in sorted(found)
+           if b.endswith(".hooks") and a != b]
+    assert not bad, "ask the registry instead:\n" + "\n".join(bad)
+
+
+def test_a_games_hooks_sit_above_the_frameworks_and_below_the_server() -> None:
+    assert "games.gloom.hooks" in GAME_HOOKS and "games.creatures.hooks" in GAME_HOOKS
+    assert _unit("gloomtable.games.gloom.hooks.levels") == "games.gloom.hooks"
+    assert _unit("gloomtable.games.gloom.entry") == "games.gloom.hooks"
+    assert _unit("gloomtable.games.gloom.state") == "games.gloom"
+    for generic in ("bots", "rl", "learn", "i18n"):
+        assert TIER[generic] < TIER["games.gloom.hooks"] < TIER["server"]
+    units, why = _unit_graph({"gloomtable.bots.levels": {"gloomtable.games.gloom.hooks.levels"},
+                              "gloomtable.games.gloom.state": {"gloomtable.games.gloom.hooks.text"},
+                              "gloomtable.games.gloom.hooks.levels": {"gloomtable.bots.ismcts"}})
+    assert _upward(units, why) == [
+        "bots (layer 2) imports games.gloom.hooks (layer 4): gloomtable.bots.levels imports "
+        "gloomtable.games.gloom.hooks.levels",
+        "games.gloom (layer 1) imports games.gloom.hooks (layer 4): gloomtable.games.gloom.state "
+        "imports gloomtable.games.gloom.hooks.text"]
 
 
 def test_no_import_cycle_between_subpackages() -> None:
@@ -196,7 +248,7 @@ def test_the_layer_check_finds_an_upward_import() -> None:
     units, why = _unit_graph(graph)
     assert units == {"engine": {"server"}, "server": set()}
     assert _upward(units, why) == [
-        "engine (layer 0) imports server (layer 4): gloomtable.engine.rng imports gloomtable.server.app"]
+        "engine (layer 0) imports server (layer 5): gloomtable.engine.rng imports gloomtable.server.app"]
     assert _upward(*_unit_graph({"gloomtable.server.app": {"gloomtable.engine"}})) == []
 
 

@@ -135,7 +135,7 @@ def test_gloom_learn_auto_completes(name: str, lang: str) -> None:
 def test_the_rules_reference_draws_stacks_by_the_cardinal_rule(lang: str) -> None:
     """R-G4 in the terminal's rules: the happy Modifier's +10 covers the sad one's -10,
     so the drawn stack shows +10/-5 and is worth +5; the duck below still shows."""
-    from gloomtable.i18n.rules_pictures import stack_examples
+    from gloomtable.games.gloom.hooks.rules_pictures import stack_examples
 
     tr = translator(lang)
     text = stack_examples(tr)

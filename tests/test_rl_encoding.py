@@ -10,8 +10,8 @@ import pytest
 
 from gloomtable.engine import Rng
 from gloomtable.games import make_game
-from gloomtable.rl.encode_creatures import CreaturesEncoder
-from gloomtable.rl.encode_gloom import GloomEncoder
+from gloomtable.games.creatures.hooks.encode import CreaturesEncoder
+from gloomtable.games.gloom.hooks.encode import GloomEncoder
 from gloomtable.rl.slots import Layout
 from rl_support import needs_gloomier
 

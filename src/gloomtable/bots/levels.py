@@ -1,24 +1,24 @@
-"""Which bot each level name builds, per game (docs/bots.md has the table).
+"""Which bot each level name builds (docs/bots.md has the table).
 
-- ``random``: uniform over the legal actions.
-- ``easy``: the plain rule-of-thumb player (Gloom: ``sensible``; Creatures: the
-  heuristic bot playing at random in 30% of its decisions).
+- ``random``: uniform over the legal actions (here, for every game).
+- ``easy``: the plain rule-of-thumb player of the game.
 - ``medium``: the best heuristic of the game.
 - ``hard``: ISMCTS over sampled hidden cards, searching among the heuristic's
   best few choices, falling back on the heuristic where a position cannot be
   sampled. Its budget is a number of iterations (deterministic), well under 1 s
   per decision on the project's machine.
+
+Every level but ``random`` is the game's own (its registry entry's ``bots``, from its
+package: ``games/<game>/hooks/levels.py`` for the shipped games).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from gloomtable.bots.base import ALIASES, LEVELS, Bot, CarelessBot, RandomBot
-from gloomtable.engine import ConfigError, DecisionKind
+from gloomtable.bots.base import ALIASES, LEVELS, Bot, RandomBot
+from gloomtable.engine import ConfigError
 from gloomtable.games import registry
-from gloomtable.games.creatures.view import creatures_view
 
 
 class SearchSettings(TypedDict):
@@ -29,65 +29,6 @@ class SearchSettings(TypedDict):
     root_width: int
     exploration: float
     max_depth: int
-
-
-GLOOM_HARD: SearchSettings = {"iterations": 40, "rollout_steps": 40, "root_width": 4,
-                              "exploration": 0.5, "max_depth": 1}
-GLOOM_GAP = 2.0
-"""The Gloom search runs when the heuristic's two best scores are this close."""
-CREATURES_HARD: SearchSettings = {"iterations": 100, "rollout_steps": 80, "root_width": 0, "exploration": 0.7,
-                  "max_depth": 1}
-CREATURES_ENDGAME = 6
-"""The Creatures search runs once a hand holds this many cards or fewer, where
-rollouts to the end of the round are short and sharp."""
-
-
-def creatures_endgame(view: Mapping[str, Any], legal: list[int]) -> bool:
-    v = creatures_view(view)
-    return v["decision"] == DecisionKind.SAME_NUMBER or min(v["hand_counts"]) <= CREATURES_ENDGAME
-
-
-def gloom_bot(level: str, seed: int) -> Bot | None:
-    """Gloom and Gloomier's bot of ``level`` (the registry's ``bots``)."""
-    from gloomtable.bots.gloom_heuristic import GloomHeuristicBot
-    from gloomtable.bots.gloom_sensible import GloomSensibleBot
-
-    if level in ("easy", "sensible"):
-        return GloomSensibleBot(seed)
-    if level in ("medium", "heuristic"):
-        return GloomHeuristicBot(seed)
-    if level == "hard":
-        from gloomtable.bots.evaluate import GloomRollout, gloom
-        from gloomtable.bots.ismcts import ISMCTSBot
-
-        heuristic = GloomHeuristicBot(seed)
-
-        def close_call(view: Mapping[str, Any], legal: list[int]) -> bool:
-            top = sorted(heuristic.scores(view, legal), reverse=True)
-            return top[0] - top[1] < GLOOM_GAP
-
-        return ISMCTSBot(seed, gloom, heuristic, prior=heuristic.rank, name="hard", gate=close_call,
-                         rollout=GloomRollout(seed + 1),
-                         **GLOOM_HARD)
-    return None
-
-
-def creatures_bot(level: str, seed: int) -> Bot | None:
-    """Crazy Creatures' bot of ``level`` (the registry's ``bots``)."""
-    from gloomtable.bots.creatures_heuristic import CreaturesHeuristicBot
-
-    if level in ("easy", "sensible"):
-        return CarelessBot(CreaturesHeuristicBot(seed), seed)
-    if level in ("medium", "heuristic"):
-        return CreaturesHeuristicBot(seed)
-    if level == "hard":
-        from gloomtable.bots.evaluate import creatures, creatures_rollout
-        from gloomtable.bots.ismcts import ISMCTSBot
-
-        return ISMCTSBot(seed, creatures, CreaturesHeuristicBot(seed), name="hard",
-                         rollout=creatures_rollout, gate=creatures_endgame,
-                         **CREATURES_HARD)
-    return None
 
 
 def build(level: str, game: str, seed: int) -> Bot | None:

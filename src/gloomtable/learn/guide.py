@@ -14,11 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gloomtable.bots import Bot, bot_action, make_bot
-from gloomtable.engine import DecisionKind, Event, Game, GloomtableError, State
+from gloomtable.engine import Event, Game, GloomtableError, State
 from gloomtable.games import make_game, registry
-from gloomtable.games.creatures.view import creatures_view
-from gloomtable.games.gloom.state import GloomState
-from gloomtable.games.gloom.view import gloom_view
 from gloomtable.learn.script import Expect, Lesson, LessonError, Step
 
 LEARNER = 0
@@ -279,82 +276,3 @@ def matcher(game: str, state: State, expect: Expect) -> Callable[[int], bool]:
     if expect.kind == "any":
         return lambda _a: True
     return registry.entry(game).lesson_match(state, expect)
-
-
-def gloom_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
-    """What ``expect`` means at a Gloom or Gloomier table (the registry's ``lesson_matcher``)."""
-    from gloomtable.games.gloom.actions import Kind
-    from gloomtable.games.gloom.cards import Card, CardType
-
-    if not isinstance(state, GloomState):
-        raise TypeError(f"not a Gloom state: {type(state).__name__}")
-
-    codec, cards = state.codec, state.cards
-    view = gloom_view(state.view(LEARNER))
-    decision = None if view["decision"] is None else view["decision"]["kind"]
-    chars = {c["card"]: c for fam in view["families"] for c in fam["characters"]}
-    simple = {"choose_family": Kind.CHOOSE_FAMILY, "respond": Kind.RESPOND, "pass": Kind.PASS,
-              "discard_hand": Kind.DISCARD_HAND, "claim_story": Kind.CLAIM_STORY,
-              "choose_player": Kind.CHOOSE_PLAYER, "play_event": Kind.PLAY_EVENT}
-
-    def fits(action: int) -> bool:
-        d = codec.decode(action)
-        if expect.kind == "draft":
-            return d.kind == Kind.CHOOSE_CARD and decision == DecisionKind.CHOOSE_CHARACTER
-        if expect.kind == "choose_card":
-            return d.kind == Kind.CHOOSE_CARD and decision != DecisionKind.CHOOSE_CHARACTER
-        if expect.kind in simple:
-            if d.kind != simple[expect.kind]:
-                return False
-            return expect.card is None or _card_kind(cards[d.card]) == expect.card
-        if expect.kind != "play" or d.kind != Kind.PLAY:
-            return False
-        card = cards[d.card]
-        if expect.card is not None and _card_kind(card) != expect.card:
-            return False
-        char = chars.get(d.target)
-        owner = None if char is None else char["controller"]
-        if (expect.target == "own" and owner != LEARNER) or (expect.target == "other" and owner == LEARNER):
-            return False
-        printed = [p for p in card.points if p is not None]
-        if expect.points == "negative" and not (printed and sum(printed) < 0):
-            return False
-        if expect.points == "positive" and not (printed and sum(printed) > 0):
-            return False
-        showing = [None, None, None] if char is None else char["points"]
-        if expect.covers and not any(p is not None and s is not None
-                                     for p, s in zip(card.points, showing, strict=False)):
-            return False
-        if expect.effect and not card.effects:
-            return False
-        return not (expect.negative_target and (0 if char is None else char["self_worth"]) >= 0)
-
-    def _card_kind(card: Card) -> str:
-        if card.type == CardType.EVENT and card.effects_when("response"):
-            return "response"
-        return str(card.type.value)
-
-    return fits
-
-
-def creatures_matcher(state: State, expect: Expect) -> Callable[[int], bool]:
-    """What ``expect`` means at a Crazy Creatures table (the registry's ``lesson_matcher``)."""
-    from gloomtable.games.creatures import actions as ca
-
-    hand = {c["id"]: c for c in creatures_view(state.view(LEARNER)).get("hand", [])}
-
-    def fits(action: int) -> bool:
-        if expect.kind == "pass":
-            return action == ca.PASS
-        if expect.kind in ("play_creature", "play_dna"):
-            card = hand.get(action - ca.PLAY_BASE)
-            return card is not None and bool(card.get("dna")) == (expect.kind == "play_dna")
-        if expect.kind == "flip":
-            return ca.FLIP_BASE <= action < ca.DRAW_BASE
-        if expect.kind == "make_draw":
-            return ca.DRAW_BASE <= action < ca.NUM_ACTIONS
-        if expect.kind == "same_number":  # R-C8: flip a Machine or make another player draw
-            return ca.FLIP_BASE <= action < ca.NUM_ACTIONS
-        return False
-
-    return fits

@@ -4,7 +4,7 @@ Placeholders and the values an event passes for them: ``p``, ``q`` seats (0-base
 ``label`` a card's index, ``colour`` a Machine's colour index, ``side`` the side now up
 (1: the Growing Machine "+", 0: the Minimalizer "-"), ``n``, ``r`` counts, ``why`` why a
 round ended (``passed`` or ``final``), ``shown`` the round's scores and totals (two
-tuples), ``names`` the winners' seats (a tuple). ``gloomtable.i18n.creatures_text``
+tuples), ``names`` the winners' seats (a tuple). ``gloomtable.games.creatures.hooks.text``
 says each in the reader's language.
 """
 

@@ -4,7 +4,7 @@ Placeholders and the values an event passes for them: ``p``, ``q``, ``r`` seats
 (0-based), ``card``, ``card2``, ``char``, ``char2`` card indices, ``n`` a count,
 ``family`` a family's index in the deck, ``freeplay`` a free play's kind (``any``,
 ``untimely_death``, ``modifier``, ``event``), ``scores`` the Family Values and
-``names`` the winners' seats (tuples). ``gloomtable.i18n.gloom_text`` says each in
+``names`` the winners' seats (tuples). ``gloomtable.games.gloom.hooks.text`` says each in
 the reader's language.
 """
 

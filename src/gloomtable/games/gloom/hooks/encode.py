@@ -21,8 +21,8 @@ import numpy as np
 
 from gloomtable.engine import DecisionKind, Game
 from gloomtable.games.gloom.game import GloomGame
+from gloomtable.games.gloom.hooks.observe import FREE_PLAY_KINDS, LIMIT_STEPS, ZONES, GloomObserver
 from gloomtable.games.gloom.view import CharacterView, GloomView
-from gloomtable.rl.observe_gloom import FREE_PLAY_KINDS, LIMIT_STEPS, ZONES, GloomObserver
 from gloomtable.rl.slots import Layout
 
 _TargetBits = tuple[tuple[int, ...], int, bytes]
@@ -127,7 +127,7 @@ class GloomEncoder:
         self._blocks: dict[tuple[Any, ...], bytes] = {}
         self.observe: Callable[[Any, int], np.ndarray] = GloomObserver(self, game.deck.cards).observe
         """``observe(state, seat)``: ``encode(state.view(seat))`` without building the
-        view, one public vector kept (:mod:`gloomtable.rl.observe_gloom`): the
+        view, one public vector kept (:mod:`gloomtable.games.gloom.hooks.observe`): the
         environments' hot path. A test holds the two equal slot by slot."""
 
     def _base_block(self, dead: bool, live: bool, points: Any, icon_slots: Any,

@@ -19,7 +19,7 @@ def _card(index: int, name: str, kind: CardType, points: tuple[int | None, ...] 
 
 def _slots(values: tuple[object, ...], tr: Translator, points: bool) -> str:
     """The terminal table's notation: ``·`` prints nothing, ``▮`` a blank."""
-    from gloomtable.i18n.gloom_text import ICONS
+    from gloomtable.games.gloom.hooks.text import ICONS
 
     out = []
     for v in values:

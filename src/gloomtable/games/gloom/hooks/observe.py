@@ -40,7 +40,7 @@ from gloomtable.games.gloom.state import BASE_DRAW_LIMIT
 FREE_PLAY_KINDS = ("modifier", "untimely_death", "any")
 ZONES = ("hand", "discard", "in_play", "being_played", "stack_top", "draft_pool")
 """Per-card zones besides "in a stack of relative seat k" and "in a stack in the middle"
-(the encoder's layout: :mod:`gloomtable.rl.encode_gloom` takes them from here)."""
+(the encoder's layout: :mod:`gloomtable.games.gloom.hooks.encode` takes them from here)."""
 
 LIMIT_STEPS = frozenset(LIMITS) | frozenset(OTHERS_LIMITS)
 """The lasting steps ``GloomState.draw_limit`` adds up; without one the limit is the base."""

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gloomtable.bots.gloom_heuristic import locked_death, table_locked
 from gloomtable.engine import DecisionKind, Rng
 from gloomtable.games.gloom.actions import Codec, Kind
 from gloomtable.games.gloom.cards import Card, CardType, visible
 from gloomtable.games.gloom.game import GloomGame
+from gloomtable.games.gloom.hooks.heuristic import locked_death, table_locked
 from gloomtable.games.gloom.view import CharacterView, GloomView, gloom_view
 
 
