@@ -11,10 +11,11 @@ from gloomtable.bots.base import Bot, RandomBot
 from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Result
 from gloomtable.games import make_game
-from gloomtable.games.creatures import CreaturesGame, CreaturesState
 from gloomtable.games.creatures.actions import flip, make_draw, play
 from gloomtable.games.creatures.cards import COLOUR_KEYS, CREATURES
+from gloomtable.games.creatures.game import CreaturesGame
 from gloomtable.games.creatures.hooks.heuristic import CreaturesHeuristicBot
+from gloomtable.games.creatures.state import CreaturesState
 
 
 def play_game(game: CreaturesGame, bots: list[Bot], seed: int,

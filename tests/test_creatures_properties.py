@@ -18,9 +18,10 @@ from delta_support import check_patch
 from gloomtable.engine import Event, IllegalActionError, Rng
 from gloomtable.engine.record import GameRecord, replay
 from gloomtable.games import make_game
-from gloomtable.games.creatures import CreaturesGame, CreaturesState
 from gloomtable.games.creatures.actions import DRAW_BASE, FLIP_BASE, NUM_ACTIONS, PASS
 from gloomtable.games.creatures.cards import LABEL
+from gloomtable.games.creatures.game import CreaturesGame
+from gloomtable.games.creatures.state import CreaturesState
 from gloomtable.i18n.events import render
 
 N_GAMES = 1000

@@ -24,7 +24,6 @@ from gloomtable.engine import (
     State,
 )
 from gloomtable.games import make_game
-from gloomtable.games.creatures import CreaturesGame, CreaturesState
 from gloomtable.games.creatures.actions import (
     DRAW_BASE,
     FLIP_BASE,
@@ -43,6 +42,8 @@ from gloomtable.games.creatures.cards import (
     load_set,
     parse_set,
 )
+from gloomtable.games.creatures.game import CreaturesGame
+from gloomtable.games.creatures.state import CreaturesState
 from gloomtable.i18n.events import render
 
 RED, BLUE, GREEN, YELLOW = range(4)

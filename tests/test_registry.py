@@ -146,14 +146,87 @@ def test_a_name_is_registered_once() -> None:
         pass
 
 
-def test_a_hook_refuses_a_part_that_is_not_what_it_names() -> None:
-    """A hook an upper layer holds is checked against its Protocol when loaded."""
-    from gloomtable.engine.hooks import Determinizer
+ENTRY_MODULES = sorted((PKG / "games").glob("*/entry.py"))
 
-    hook: registry.Hook[Determinizer] = registry.Hook.named("gloomtable.bots.levels", "make_bot",
-                                                            Determinizer)
-    with pytest.raises(TypeError, match=r"gloomtable\.bots\.levels:make_bot is not a Determinizer"):
-        hook.get()
+
+def string_wiring(source: str, allowed_in: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """(line, what) for every place ``source`` reaches a part by its name as a string:
+    ``importlib.import_module``, ``__import__``, a ``getattr`` with a literal name (not a
+    dunder: ``__qualname__`` names a part for messages), a
+    ``cast`` (a part typed by assertion, not checked), a ``Hook.named``; outside the
+    functions named in ``allowed_in`` (the registry's package discovery)."""
+    found: list[tuple[int, str]] = []
+
+    def walk(node: ast.AST, where: str | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            where = node.name
+        if isinstance(node, ast.Call) and where not in allowed_in:
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in ("import_module", "__import__", "cast", "named"):
+                found.append((node.lineno, f"calls {name}"))
+            elif (name == "getattr" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+                  and not str(node.args[1].value).startswith("__")):  # a dunder is no part
+                found.append((node.lineno, f"getattr(..., {node.args[1].value!r})"))
+        for child in ast.iter_child_nodes(node):
+            walk(child, where)
+
+    walk(ast.parse(source), None)
+    return found
+
+
+def test_no_part_is_named_by_a_string() -> None:
+    """issue 33: every hook is given as the part or as a typed loader that imports it, so
+    mypy checks it against its Protocol; the registry imports by name only to find the
+    games' ``entry`` modules, and ``Hook``'s API holds no ``Any``."""
+    assert len(ENTRY_MODULES) >= 3, ENTRY_MODULES
+    bad = [f"{path.relative_to(PKG)}:{line}: {what}"
+           for path in [REGISTRY, *ENTRY_MODULES]
+           for line, what in string_wiring(path.read_text(encoding="utf-8"),
+                                           frozenset({"_entries_of"}) if path == REGISTRY else frozenset())]
+    assert not bad, "give the part (Hook.of) or a typed loader (Hook(_load)):\n" + "\n".join(bad)
+    assert not hasattr(registry.Hook, "named")
+    hook = next(n for n in ast.walk(ast.parse(REGISTRY.read_text(encoding="utf-8")))
+                if isinstance(n, ast.ClassDef) and n.name == "Hook")
+    assert not [n.lineno for n in ast.walk(hook) if isinstance(n, ast.Name) and n.id == "Any"]
+
+
+@pytest.mark.parametrize("source", [
+    'm = importlib.import_module("gloomtable.bots.levels")',
+    'm = __import__("gloomtable")',
+    'bot = getattr(m, "gloom_bot")',
+    'bots = cast(BotFactory, part)',
+    'bots = Hook.named("gloomtable.bots.levels", "gloom_bot")',
+])
+def test_the_string_wiring_search_finds_each_kind(source: str) -> None:
+    assert string_wiring(source) != []
+    assert string_wiring(f"def _entries_of():\n    {source}", frozenset({"_entries_of"})) == []
+
+
+@pytest.mark.slow
+def test_finding_and_building_the_games_loads_no_upper_layer() -> None:
+    """The registry finds every game without loading its rules or numpy, and building and
+    dealing every game loads no bot, RL, text, lesson or server code: the hooks are
+    imported on first use only."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from gloomtable.games import make_game, registry\n"
+        "names = registry.names()\n"
+        "found = sorted(m for m in sys.modules if m == 'numpy' or m.startswith('gloomtable.games.')\n"
+        "               and m.count('.') > 2 and not m.endswith('.entry'))\n"
+        "print(' '.join(found) or '-')\n"
+        "for n in names:\n"
+        "    make_game(n, {}).new_initial_state(1)\n"
+        "upper = ('gloomtable.bots', 'gloomtable.rl', 'gloomtable.i18n', 'gloomtable.learn',\n"
+        "         'gloomtable.server', 'gloomtable.designer')\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(upper)\n"
+        "                        or (m.startswith('gloomtable.games.') and '.hooks' in m))) or '-')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         timeout=120).stdout.splitlines()
+    assert out == ["-", "-"], out
 
 
 @pytest.mark.parametrize("name", registry.names())

@@ -116,6 +116,10 @@ class Translating(Protocol):
 
     def ngendered(self, gender: str | None, singular: str, plural: str, n: int) -> str: ...
 
+    def player(self, seat: int) -> str:
+        """"player 3" for seat 2, as people count."""
+        ...
+
 
 @runtime_checkable
 class Texts(Protocol):

@@ -3,17 +3,19 @@ tells games apart by name (issue 20). Everything else asks an entry.
 
 An entry gives the game's factory, the plain facts the clients need (title, seats,
 options, how it takes card sets) and, for the layers above ``games``, its *hooks*:
-each a :class:`Hook` typed by a Protocol of ``engine/hooks.py`` (issue 33). A game
-whose parts all live in its own package gives them directly (``Hook.of(part)``, as
-``games/kuhn`` does); the shipped games' bots, encoders and texts live in the layers
-above, which this layer may not import (``tests/test_layers.py``, function-body
-imports included), so their hooks name them (``Hook.named(module, attr, Protocol)``),
-are imported on first use, and are checked against their Protocol when loaded.
-Building a game never loads the bots, RL or server code.
+each a :class:`Hook` typed by a Protocol of ``engine/hooks.py`` (issue 33).
 
-A game package under ``games/`` that is not one of the shipped ones registers itself:
-its ``entry`` module's ``ENTRIES`` (a tuple of :class:`GameEntry`) are added after the
-shipped games, in package order (docs/architecture.md 'How to add a game')."""
+Every game registers itself: the ``entry`` module of each package under ``games/``
+gives ``ENTRIES`` (a tuple of :class:`GameEntry`) and may give ``ORDER`` (an int: where
+its games stand among the others, lower first; without one, after those that do), and
+the registry finds them on first use, by package name after ``ORDER``. That discovery
+is the one import by name here: a hook is never a ``module:attr`` string. A part the
+game's rules package holds is given as it is (``Hook.of(part)``); a part that must load
+lazily (the shipped games' bots, encoders and texts live in ``games/<game>/hooks``,
+above the bots and RL layers) is given as a small typed loader, a function whose body
+imports it (``Hook(_bots)``), so mypy checks the part against its Protocol where the
+loader returns it, and building a game never loads the bots, RL or server code
+(docs/architecture.md 'How to add a game')."""
 
 from __future__ import annotations
 
@@ -21,10 +23,9 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from gloomtable.engine import ConfigError, Game, Rng, State
 from gloomtable.engine.hooks import (
@@ -57,7 +58,8 @@ DeckSchema = Callable[[], dict[str, Any]]
 RulesPictures = Callable[[Translating], str]
 """(translator) -> what the rules reference draws under its text."""
 
-T = TypeVar("T")
+T = TypeVar("T", covariant=True)
+P = TypeVar("P")
 
 
 def N_(message: str) -> str:
@@ -71,31 +73,17 @@ class Hook(Generic[T]):
 
     __slots__ = ("_load", "_loaded", "where")
 
-    def __init__(self, load: Callable[[], T], where: str) -> None:
+    def __init__(self, load: Callable[[], T], where: str | None = None) -> None:
         self._load = load
         self._loaded: list[T] = []
-        self.where = where
-        """Where the part is, for messages (``module:attr``)."""
+        self.where = where or f"{load.__module__}:{load.__qualname__}"
+        """Where the part is, for messages (``module:attr``; a loader's by default)."""
 
-    @classmethod
-    def of(cls, part: T) -> Hook[T]:
+    @staticmethod
+    def of(part: P) -> Hook[P]:
         """A part the game's own package gives (no import to defer)."""
         where = f"{getattr(part, '__module__', '?')}:{getattr(part, '__qualname__', type(part).__name__)}"
-        return cls(lambda: part, where)
-
-    @classmethod
-    def named(cls, module: str, attr: str, kind: type[Any] | None = None) -> Hook[T]:
-        """A part an upper layer holds, imported on first use and checked: an instance
-        of ``kind`` (a runtime-checkable Protocol) if given, else a callable."""
-
-        def load() -> T:
-            part: object = getattr(importlib.import_module(module), attr)
-            ok = isinstance(part, kind) if kind is not None else callable(part)
-            if not ok:
-                raise TypeError(f"{module}:{attr} is not a {kind.__name__ if kind else 'callable'}")
-            return cast(T, part)
-
-        return cls(load, f"{module}:{attr}")
+        return Hook(lambda: part, where)
 
     def get(self) -> T:
         if not self._loaded:
@@ -135,22 +123,23 @@ class GameEntry:
     deck_schema: Hook[DeckSchema]
     """The JSON Schema of its deck files."""
     bots: Hook[BotFactory]
-    """Its bots by level (``bots/levels.py`` for the shipped games)."""
+    """Its bots by level (``games/<game>/hooks/levels.py`` for the shipped games)."""
     determinizer: Hook[Determinizer]
     """Sampled states from a view, for search (the game's own ``determinize.py``)."""
     narrator: Hook[Narrator]
     """A bot's told line about a play (``bots/narration.py``)."""
     encoder: Hook[EncoderFactory]
-    """The RL observation (``rl/encode_*.py``)."""
+    """The RL observation (``games/<game>/hooks/encode.py``)."""
     presenter: Hook[Presenter]
     """What the page draws of a choice."""
     texts: Hook[TextsFactory]
-    """Its actions and table in one language (``i18n/*_text.py``)."""
+    """Its actions and table in one language (``games/<game>/hooks/text.py``)."""
     voice: Hook[VoiceFactory]
-    """How its event messages say their arguments (``i18n/*_text.py``, read by
-    ``i18n/events.py``)."""
+    """How its event messages say their arguments (``games/<game>/hooks/text.py``,
+    read by ``i18n/events.py``)."""
     lesson_matcher: Hook[LessonMatcher] | None = None
-    """What a lesson step asks for at its table (``learn/guide.py``); None: no lessons."""
+    """What a lesson step asks for at its table (``games/<game>/hooks/lesson.py``, asked
+    by ``learn/guide.py``); None: no lessons."""
     hidden_piles: tuple[str, ...] = ()
     """State fields holding cards no player sees, besides other hands (a search
     deals them anew: ``games/resample.py``)."""
@@ -174,7 +163,7 @@ class GameEntry:
         """Its Gymnasium id (``gloomtable/<env_id>``) and PettingZoo name stem."""
         return f"{self.name.capitalize()}-v0"
 
-    def hooks(self) -> dict[str, Hook[Any]]:
+    def hooks(self) -> dict[str, Hook[object]]:
         """Field name -> hook, for every part this entry gives."""
         found = {f.name: getattr(self, f.name) for f in fields(self)}
         return {k: v for k, v in found.items() if isinstance(v, Hook)}
@@ -226,81 +215,40 @@ class GameEntry:
         return "" if self.rules_pictures is None else self.rules_pictures.get()(translator)
 
 
-_EDITION_BEGINNER: tuple[Mapping[str, Any], ...] = (
-    {"key": "edition", "kind": "choice", "label": "Edition", "values": [2, 1], "default": 2},
-    {"key": "beginner", "kind": "bool", "label": "Beginner (no card effects)", "default": False})
-
-_GLOOM = GameEntry(
-    name="gloom", title=N_("Gloom"), short_title=N_("Gloom"), package="gloom",
-    factory=Hook.named("gloomtable.games.gloom.game", "make"), players=(2, 5), default_players=4,
-    options=frozenset({"edition", "beginner", "tiebreak", "first_player", "setup", "draft_size",
-                       "stories_guests"}),
-    mixes_sets=True, set_ids=Hook.named("gloomtable.games.gloom.deck", "shipped_sets"),
-    deck_schema=Hook.named("gloomtable.games.gloom.deck", "json_schema"),
-    bots=Hook.named("gloomtable.games.gloom.hooks.levels", "gloom_bot"),
-    determinizer=Hook.named("gloomtable.games.gloom.determinize", "GLOOM", Determinizer),
-    narrator=Hook.named("gloomtable.bots.narration", "narrate_gloom"),
-    encoder=Hook.named("gloomtable.games.gloom.hooks.encode", "encoder_for"),
-    presenter=Hook.named("gloomtable.games.gloom.present", "codec_choice"),
-    texts=Hook.named("gloomtable.games.gloom.hooks.text", "GloomLocalizer"),
-    voice=Hook.named("gloomtable.games.gloom.hooks.text", "GloomVoice"),
-    lesson_matcher=Hook.named("gloomtable.games.gloom.hooks.lesson", "gloom_matcher"),
-    rules_pictures=Hook.named("gloomtable.games.gloom.hooks.rules_pictures", "stack_examples"),
-    hidden_piles=("draw_pile",), tells_stories=True,
-    lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),
-    spiel_params={"players": 4, "sets": "classic", "edition": 2, "beginner": False,
-                  "turn_cap": 500})
-
-_SHIPPED: dict[str, GameEntry] = {e.name: e for e in (
-    _GLOOM,
-    replace(  # Gloom with the Gloomier set (R-H1..R-H10)
-        _GLOOM, name="gloomier", title=N_("Gloomier: A Night at Hemlock Hall"),
-        short_title=N_("Gloomier"),
-        defaults=MappingProxyType({"sets": ("gloomier",)}),
-        lobby_options=({"key": "stories_guests", "kind": "choice",
-                        "label": "Stories and Guests in the middle", "values": [2, 1, 0], "default": 2},
-                       *_EDITION_BEGINNER),
-        spiel_params={"players": 4, "sets": "gloomier", "stories_guests": 2, "turn_cap": 500}),
-    GameEntry(
-        name="creatures", title=N_("Crazy Creatures of Dr. Gloom"), short_title=N_("Crazy Creatures"),
-        package="creatures", factory=Hook.named("gloomtable.games.creatures.game", "make"),
-        players=(2, 4), default_players=3, options=frozenset({"rounds", "first_player"}),
-        mixes_sets=False, set_ids=Hook.named("gloomtable.games.creatures.cards", "registered_sets"),
-        hidden_piles=("reserve", "aside"), sorted_zones=frozenset({"hands", "aside"}),
-        deck_schema=Hook.named("gloomtable.games.creatures.cards", "json_schema"),
-        bots=Hook.named("gloomtable.games.creatures.hooks.levels", "creatures_bot"),
-        determinizer=Hook.named("gloomtable.games.creatures.determinize", "CREATURES", Determinizer),
-        narrator=Hook.named("gloomtable.bots.narration", "narrate_creatures"),
-        encoder=Hook.named("gloomtable.games.creatures.hooks.encode", "encoder_for"),
-        presenter=Hook.named("gloomtable.games.creatures.present", "creatures_choice"),
-        texts=Hook.named("gloomtable.games.creatures.hooks.text", "CreaturesLocalizer"),
-        voice=Hook.named("gloomtable.games.creatures.hooks.text", "CreaturesVoice"),
-        lesson_matcher=Hook.named("gloomtable.games.creatures.hooks.lesson", "creatures_matcher"),
-        spiel_params={"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures"}),
-)}
-
-
 _ENTRIES: dict[str, GameEntry] = {}
 
 
 def _registry() -> dict[str, GameEntry]:
-    """The shipped games, then those of every other package under ``games/`` with an
-    ``entry`` module (found once, on first use: see the module doc)."""
+    """Every package's entries under ``games/``, found once, on first use, in ``ORDER``
+    then package order (see the module doc)."""
     if not _ENTRIES:
-        _ENTRIES.update(_SHIPPED)
-        shipped = {e.package for e in _SHIPPED.values()}
-        here = Path(__file__).parent
-        for pkg in sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.ispkg):
-            if pkg in shipped or not (here / pkg / "entry.py").is_file():
-                continue
-            found: object = getattr(importlib.import_module(f"{__package__}.{pkg}.entry"), "ENTRIES", ())
-            if not isinstance(found, tuple) or not all(isinstance(e, GameEntry) for e in found):
-                raise TypeError(f"games/{pkg}/entry.py: ENTRIES must be a tuple of GameEntry")
-            for e in found:
+        found = [_entries_of(pkg) for pkg in _entry_packages()]
+        for _order, pkg, entries_ in sorted(found, key=lambda f: (f[0], f[1])):
+            for e in entries_:
                 if e.name in _ENTRIES:
                     raise ValueError(f"games/{pkg}: a game named {e.name!r} is registered already")
                 _ENTRIES[e.name] = e
     return _ENTRIES
+
+
+def _entry_packages() -> list[str]:
+    """The packages under ``games/`` that hold an ``entry.py``."""
+    here = Path(__file__).parent
+    return sorted(m.name for m in pkgutil.iter_modules([str(here)])
+                  if m.ispkg and (here / m.name / "entry.py").is_file())
+
+
+def _entries_of(pkg: str) -> tuple[float, str, tuple[GameEntry, ...]]:
+    """(``ORDER``, package, ``ENTRIES``) of ``games/<pkg>/entry.py``, checked: the
+    package discovery, the one import by name in the registry."""
+    module = importlib.import_module(f"{__package__}.{pkg}.entry")
+    found: object = getattr(module, "ENTRIES", ())
+    if not isinstance(found, tuple) or not all(isinstance(e, GameEntry) for e in found):
+        raise TypeError(f"games/{pkg}/entry.py: ENTRIES must be a tuple of GameEntry")
+    order: object = getattr(module, "ORDER", float("inf"))
+    if not isinstance(order, int | float) or isinstance(order, bool):
+        raise TypeError(f"games/{pkg}/entry.py: ORDER must be a number")
+    return float(order), pkg, tuple(e for e in found if isinstance(e, GameEntry))
 
 
 def names() -> tuple[str, ...]:

@@ -33,6 +33,7 @@ except ImportError as exc:  # pragma: no cover - depends on the optional extra
     raise ImportError("gloomtable.rl.spiel needs OpenSpiel: pip install open_spiel") from exc
 
 from gloomtable.engine import Game
+from gloomtable.engine.hooks import Encoder
 from gloomtable.engine.protocol import Information
 from gloomtable.games import make_game, registry
 from gloomtable.games.resample import ResampleError, resample
@@ -120,7 +121,7 @@ def _game_type(name: str) -> Any:
     )
 
 
-def _encoder_for(game: Game) -> Any:
+def _encoder_for(game: Game) -> Encoder:
     return registry.entry(game.name).encoder_for(game)
 
 

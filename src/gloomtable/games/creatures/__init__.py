@@ -1,7 +1,6 @@
 """Crazy Creatures of Dr. Gloom (RULES.md part C): shed your Creatures onto the
-piles beside the Machines; the lowest penalty total after the rounds wins."""
+piles beside the Machines; the lowest penalty total after the rounds wins.
 
-from gloomtable.games.creatures.game import CreaturesGame
-from gloomtable.games.creatures.state import CreaturesState
-
-__all__ = ["CreaturesGame", "CreaturesState"]
+The rules are ``game.py`` (:class:`CreaturesGame`) and ``state.py``; this module
+imports nothing, so the registry finding ``entry.py`` loads no rules (nor the cards)
+until a Crazy Creatures game is built."""

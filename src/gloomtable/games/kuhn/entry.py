@@ -1,6 +1,7 @@
 """Kuhn poker's registry entry: the registry finds this module on its own (any package
-under ``games/`` with an ``entry.py``), and every part is given as it is, so mypy checks
-each against its Protocol here."""
+under ``games/`` with an ``entry.py``). Each part is given by a small loader whose body
+imports it, so finding the game loads neither its parts nor numpy, and whose return
+type is the part's Protocol (``engine/hooks.py``), so mypy checks each part here."""
 
 from __future__ import annotations
 
@@ -13,27 +14,76 @@ from gloomtable.engine.hooks import (
     TextsFactory,
     VoiceFactory,
 )
-from gloomtable.games.kuhn import game, parts
-from gloomtable.games.registry import DeckSchema, Factory, GameEntry, Hook, SetIds
+from gloomtable.games.registry import N_, DeckSchema, Factory, GameEntry, Hook, SetIds
 
-_factory: Factory = game.make
-_bots: BotFactory = parts.bots
-_determinizer: Determinizer = parts.KuhnDeterminizer()
-_narrator: Narrator = parts.narrator
-_encoder: EncoderFactory = parts.encoder
-_presenter: Presenter = parts.present
-_texts: TextsFactory = parts.KuhnTexts
-_voice: VoiceFactory = parts.KuhnVoice
-_set_ids: SetIds = parts.set_ids
-_schema: DeckSchema = parts.deck_schema
+
+def _factory() -> Factory:
+    from gloomtable.games.kuhn.game import make
+
+    return make
+
+
+def _bots() -> BotFactory:
+    from gloomtable.games.kuhn.parts import bots
+
+    return bots
+
+
+def _determinizer() -> Determinizer:
+    from gloomtable.games.kuhn.parts import KuhnDeterminizer
+
+    return KuhnDeterminizer()
+
+
+def _narrator() -> Narrator:
+    from gloomtable.games.kuhn.parts import narrator
+
+    return narrator
+
+
+def _encoder() -> EncoderFactory:
+    from gloomtable.games.kuhn.parts import encoder
+
+    return encoder
+
+
+def _presenter() -> Presenter:
+    from gloomtable.games.kuhn.parts import present
+
+    return present
+
+
+def _texts() -> TextsFactory:
+    from gloomtable.games.kuhn.parts import KuhnTexts
+
+    return KuhnTexts
+
+
+def _voice() -> VoiceFactory:
+    from gloomtable.games.kuhn.parts import KuhnVoice
+
+    return KuhnVoice
+
+
+def _set_ids() -> SetIds:
+    from gloomtable.games.kuhn.parts import set_ids
+
+    return set_ids
+
+
+def _schema() -> DeckSchema:
+    from gloomtable.games.kuhn.parts import deck_schema
+
+    return deck_schema
+
 
 ENTRIES = (GameEntry(
-    name="kuhn", title="Kuhn poker", short_title=parts.N_("Kuhn poker"), package="kuhn",
-    factory=Hook.of(_factory), players=(2, 2), default_players=2, lobby_players=2,
+    name="kuhn", title="Kuhn poker", short_title=N_("Kuhn poker"), package="kuhn",
+    factory=Hook(_factory), players=(2, 2), default_players=2, lobby_players=2,
     options=frozenset({"hands", "first_player"}), mixes_sets=False,
-    set_ids=Hook.of(_set_ids), deck_schema=Hook.of(_schema), bots=Hook.of(_bots),
-    determinizer=Hook.of(_determinizer), narrator=Hook.of(_narrator), encoder=Hook.of(_encoder),
-    presenter=Hook.of(_presenter), texts=Hook.of(_texts), voice=Hook.of(_voice),
-    lobby_options=({"key": "hands", "kind": "choice", "label": parts.N_("Hands"), "values": [1, 3, 5, 9],
+    set_ids=Hook(_set_ids), deck_schema=Hook(_schema), bots=Hook(_bots),
+    determinizer=Hook(_determinizer), narrator=Hook(_narrator), encoder=Hook(_encoder),
+    presenter=Hook(_presenter), texts=Hook(_texts), voice=Hook(_voice),
+    lobby_options=({"key": "hands", "kind": "choice", "label": N_("Hands"), "values": [1, 3, 5, 9],
                     "default": 1},),
     spiel_params={"players": 2, "hands": 1}),)

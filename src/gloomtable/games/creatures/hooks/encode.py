@@ -9,9 +9,11 @@ network fits 2, 3 and 4 players. Every value lies in ``[-1, 1]``.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from gloomtable.engine import DecisionKind, Game
-from gloomtable.games.creatures.view import CreaturesView
+from gloomtable.engine.hooks import View
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
 from gloomtable.rl.slots import Layout
 
 NUM_CARDS = 48
@@ -76,11 +78,14 @@ class CreaturesEncoder:
         information); every other slot is public."""
         self._seated = list(range(_SEATED, _SEATED + num_players))
 
-    def encode(self, view: CreaturesView) -> np.ndarray:
+    def encode(self, view: View) -> npt.NDArray[np.float32]:
         """The observation of ``view``: a new float32 array of length :attr:`size`.
 
         The binary slots are set in a ``bytearray`` converted at once, and the
         scalars in one slice: far cheaper than many numpy item writes."""
+        return self._encode(creatures_view(view))
+
+    def _encode(self, view: CreaturesView) -> npt.NDArray[np.float32]:
         n = self.n
         me = view["viewer"]
         if me is None:
@@ -126,9 +131,9 @@ class CreaturesEncoder:
         return out
 
     @staticmethod
-    def score(view: CreaturesView, seat: int) -> float:
+    def score(view: View, seat: int) -> float:
         """The seat's penalty total (lower is better), for the shaped reward."""
-        return float(view["totals"][seat])
+        return float(creatures_view(view)["totals"][seat])
 
 
 def encoder_for(game: Game) -> CreaturesEncoder:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from gloomtable.engine import DecisionKind
-from gloomtable.games.creatures.view import CreaturesView
+from gloomtable.engine.hooks import Translating, View
+from gloomtable.games.creatures.view import CreaturesView, creatures_view
 from gloomtable.i18n.cards import CreatureTexts
-from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.grammar import seats_list
 from gloomtable.i18n.markers import N_
 
@@ -27,7 +27,7 @@ class CreaturesVoice:
     ``i18n/events.py``): with the table's own set, so a variant's Machines are named
     in the log as its narration and board name them (issue 34)."""
 
-    def __init__(self, game: Any, tr: Translator) -> None:
+    def __init__(self, game: Any, tr: Translating) -> None:
         from gloomtable.games.creatures.cards import CREATURE_SET
 
         card_set = getattr(game, "card_set", None) or CREATURE_SET
@@ -73,7 +73,7 @@ class CreaturesVoice:
 class CreaturesLocalizer:
     """Events, actions and the table of one Crazy Creatures game in one language."""
 
-    def __init__(self, game: Any, tr: Translator) -> None:
+    def __init__(self, game: Any, tr: Translating) -> None:
         from gloomtable.games.creatures.cards import CREATURE_SET
 
         self.tr = tr
@@ -115,8 +115,11 @@ class CreaturesLocalizer:
             if isinstance(c.get("action"), int):
                 c["text"] = self.action(None, c["action"])
 
-    def render(self, v: CreaturesView, player: int | None) -> str:
+    def render(self, view: View, player: int | None) -> str:
         """The table as text, like ``games/creatures/view.render`` in the reader's language."""
+        return self._render(creatures_view(view), player)
+
+    def _render(self, v: CreaturesView, player: int | None) -> str:
         _, tr, texts = self.tr.gettext, self.tr, self.texts
         n = v["players"]
         you = _("spectating") if player is None else _("you are player {p}").format(p=player + 1)

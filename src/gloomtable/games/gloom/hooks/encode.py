@@ -18,11 +18,13 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gloomtable.engine import DecisionKind, Game
+from gloomtable.engine.hooks import View
 from gloomtable.games.gloom.game import GloomGame
 from gloomtable.games.gloom.hooks.observe import FREE_PLAY_KINDS, LIMIT_STEPS, ZONES, GloomObserver
-from gloomtable.games.gloom.view import CharacterView, GloomView
+from gloomtable.games.gloom.view import CharacterView, GloomView, gloom_view
 from gloomtable.rl.slots import Layout
 
 _TargetBits = tuple[tuple[int, ...], int, bytes]
@@ -264,9 +266,12 @@ class GloomEncoder:
             hit = cache[key] = make()
         return hit
 
-    def encode(self, view: GloomView) -> np.ndarray:
+    def encode(self, view: View) -> npt.NDArray[np.float32]:
         """The observation of ``view`` (``state.view(seat)``): a new float32 array of
         length :attr:`size`. The reference path: :meth:`observe` must equal it."""
+        return self._encode(gloom_view(view))
+
+    def _encode(self, view: GloomView) -> npt.NDArray[np.float32]:
         n, me, z, oc = self.n, view["viewer"], self.zones, self.o_card
         if me is None:
             raise ValueError("an observation is a seat's, and this view has no viewer")
@@ -319,9 +324,9 @@ class GloomEncoder:
                               -1 if target is None else self.target_slot.get(target, -1))
 
     @staticmethod
-    def score(view: GloomView, seat: int) -> float:
+    def score(view: View, seat: int) -> float:
         """The seat's Family Value (lower is better), for the shaped reward."""
-        for fam in view["families"]:
+        for fam in gloom_view(view)["families"]:
             if fam["player"] == seat:
                 return float(fam["family_value"])
         return 0.0

@@ -5,8 +5,8 @@ with its card renderer (web/rules_pictures.js, the same texts)."""
 
 from __future__ import annotations
 
+from gloomtable.engine.hooks import Translating
 from gloomtable.games.gloom.cards import Card, CardType, visible
-from gloomtable.i18n.catalog import Translator
 
 
 def _card(index: int, name: str, kind: CardType, points: tuple[int | None, ...] = (None, None, None),
@@ -17,7 +17,7 @@ def _card(index: int, name: str, kind: CardType, points: tuple[int | None, ...] 
                 prints_text=prints_text, prints_portrait=prints_portrait)
 
 
-def _slots(values: tuple[object, ...], tr: Translator, points: bool) -> str:
+def _slots(values: tuple[object, ...], tr: Translating, points: bool) -> str:
     """The terminal table's notation: ``·`` prints nothing, ``▮`` a blank."""
     from gloomtable.games.gloom.hooks.text import ICONS
 
@@ -32,7 +32,7 @@ def _slots(values: tuple[object, ...], tr: Translator, points: bool) -> str:
     return "/".join(out)
 
 
-def stack_examples(tr: Translator) -> str:
+def stack_examples(tr: Translating) -> str:
     """The examples as Markdown, for the end of the Gloom rules reference."""
     _ = tr.gettext
     character = _card(0, _("A Character"), CardType.CHARACTER, prints_portrait=True)

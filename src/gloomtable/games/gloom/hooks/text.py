@@ -9,10 +9,10 @@ import copy
 from typing import Any
 
 from gloomtable.engine import DecisionKind
+from gloomtable.engine.hooks import Translating, View
 from gloomtable.games.gloom.cards import CardType
-from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView
+from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView, gloom_view
 from gloomtable.i18n.cards import GloomTexts
-from gloomtable.i18n.catalog import Translator
 from gloomtable.i18n.grammar import Forms, seats_list
 from gloomtable.i18n.markers import N_, NG_
 
@@ -89,7 +89,7 @@ class GloomVoice:
     ``i18n/events.py``): seats as people count, a Character or Guest by its bare name,
     any other card as a quoted title in the form agreeing with the line's Character."""
 
-    def __init__(self, game: Any, tr: Translator) -> None:
+    def __init__(self, game: Any, tr: Translating) -> None:
         self.tr = tr
         self.english = tr.lang == "en"
         self.texts = GloomTexts(game.deck, tr.lang) if game is not None else None
@@ -137,7 +137,7 @@ class GloomVoice:
 class GloomLocalizer:
     """Events, actions and the table of one Gloom game in one language."""
 
-    def __init__(self, game: Any, tr: Translator) -> None:
+    def __init__(self, game: Any, tr: Translating) -> None:
         self.tr = tr
         self.deck = game.deck
         self.texts = GloomTexts(game.deck, tr.lang)
@@ -305,8 +305,11 @@ class GloomLocalizer:
         return "  " + self.tr.gettext("Story {name} (needs {icons}): {text}").format(
             name=self.texts.name(st["card"]), icons=need, text=self.texts.text(st["card"]))
 
-    def render(self, view: GloomView, player: int | None) -> str:
+    def render(self, view: View, player: int | None) -> str:
         """The table as text, like ``games/gloom/render.py`` but in the reader's language."""
+        return self._render(gloom_view(view), player)
+
+    def _render(self, view: GloomView, player: int | None) -> str:
         _, tr, texts = self.tr.gettext, self.tr, self.texts
         lines: list[str] = []
         if view["over"]:
