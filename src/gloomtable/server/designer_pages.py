@@ -1,6 +1,6 @@
 """The designer's pages and APIs in the web app: the card gallery and the
-chronicle of a finished table. ``add_designer_routes(app)`` is all the server
-needs to call; refusals use the server's one error shape (``ServerError``).
+chronicle of a finished table, as one ``APIRouter`` (``router``) that ``create_app``
+includes; refusals use the server's one error shape (``ServerError``).
 The pages live in the server, which imports the designer below it, never the reverse.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from gloomtable.engine import ConfigError
@@ -18,7 +18,6 @@ from gloomtable.server.headers import csp_with_styles, read_body
 
 if TYPE_CHECKING:
     from gloomtable.designer.chronicle import Chronicle
-    from gloomtable.server.limits import ServerLimits
 
 MAX_DECK_BYTES = 512 * 1024
 """The largest deck file the gallery accepts over HTTP (the classic set is ~40 KB;
@@ -113,76 +112,83 @@ def _language(request: Request) -> str:
     return request_language(request.query_params, request.cookies, request.headers)
 
 
-def add_designer_routes(app: FastAPI, limits: ServerLimits | None = None) -> None:
-    """``/gallery``, ``/api/gallery/{set}``, ``POST /api/gallery`` and
-    ``/api/tables/{id}/chronicle[.md|.html]``."""
+router = APIRouter()
+"""``/gallery``, ``/api/gallery/{set}``, ``POST /api/gallery`` and
+``/api/tables/{id}/chronicle[.md|.html]``."""
+
+
+@router.get("/gallery", include_in_schema=False)
+async def gallery_page() -> HTMLResponse:
+    from gloomtable.designer.gallery import served_page
+
+    return _page(served_page())
+
+
+@router.get("/api/gallery/{name}")
+async def gallery_set(name: str, request: Request) -> dict[str, Any]:
+    """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
+    server reads no path a client names)."""
+    from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
+    from gloomtable.server.uploads import KEY, resolve_deck
+
+    if KEY.fullmatch(name):  # a deck uploaded in the lobby: by its key, from the store
+        lobby = request.app.state.lobby
+        try:
+            await lobby._in_store(resolve_deck, lobby.store, name)
+        except ConfigError as exc:
+            raise ServerError("not_found", str(exc), 404) from None
+    elif name not in shipped_sets():
+        raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(shipped_sets())}", 404)
+    faces = _SHIPPED.get(name)
+    if faces is None:
+        if name in SHIPPED_SETS:
+            faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
+        else:  # the worker process has no registry: it is sent the deck's text
+            faces, message, _problems = await request.app.state.heavy.run(
+                "reading the set", _deck_faces, read_set(name)[1])
+            if faces is None:
+                raise ServerError("server_error", message, 500)
+        _SHIPPED[name] = faces
+    return faces
+
+
+@router.post("/api/gallery")
+async def gallery_upload(request: Request) -> Response:
+    """The faces of a deck file sent as the request body, or every problem with it."""
+    from fastapi.responses import JSONResponse
+
+    limits = getattr(request.app.state, "limits", None)  # --max-deck-body, --body-timeout
     max_deck = limits.max_deck_body if limits else MAX_DECK_BYTES
     body_timeout = limits.body_timeout if limits else 10.0
+    body = await read_body(request, max_deck, body_timeout)  # refused by Content-Length first
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServerError("bad_message", "a deck file is UTF-8 text") from None
+    # A deck of up to --max-deck-body is read by the worker process.
+    faces, message, problems = await request.app.state.heavy.run("reading the deck", _deck_faces, text)
+    if faces is None:
+        return JSONResponse({"type": "error", "code": "bad_message", "message": message,
+                             "problems": problems}, status_code=400)
+    return JSONResponse(faces)
 
-    @app.get("/gallery", include_in_schema=False)
-    async def gallery_page() -> HTMLResponse:
-        from gloomtable.designer.gallery import served_page
 
-        return _page(served_page())
+@router.get("/api/tables/{table_id}/chronicle")
+async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
+    return (await _chronicle(request, table_id)).to_dict()
 
-    @app.get("/api/gallery/{name}")
-    async def gallery_set(name: str, request: Request) -> dict[str, Any]:
-        """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
-        server reads no path a client names)."""
-        from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
-        from gloomtable.server.uploads import KEY, resolve_deck
 
-        if KEY.fullmatch(name):  # a deck uploaded in the lobby: by its key, from the store
-            lobby = request.app.state.lobby
-            try:
-                await lobby._in_store(resolve_deck, lobby.store, name)
-            except ConfigError as exc:
-                raise ServerError("not_found", str(exc), 404) from None
-        elif name not in shipped_sets():
-            raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(shipped_sets())}", 404)
-        faces = _SHIPPED.get(name)
-        if faces is None:
-            if name in SHIPPED_SETS:
-                faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
-            else:  # the worker process has no registry: it is sent the deck's text
-                faces, message, _problems = await request.app.state.heavy.run(
-                    "reading the set", _deck_faces, read_set(name)[1])
-                if faces is None:
-                    raise ServerError("server_error", message, 500)
-            _SHIPPED[name] = faces
-        return faces
+@router.get("/api/tables/{table_id}/chronicle.md")
+async def chronicle_md(table_id: str, request: Request) -> Response:
+    from gloomtable.designer.chronicle import chronicle_markdown
 
-    @app.post("/api/gallery")
-    async def gallery_upload(request: Request) -> Response:
-        """The faces of a deck file sent as the request body, or every problem with it."""
-        from fastapi.responses import JSONResponse
+    text = chronicle_markdown(await _chronicle(request, table_id))
+    return Response(text, media_type="text/markdown; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
 
-        body = await read_body(request, max_deck, body_timeout)  # refused by Content-Length first
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ServerError("bad_message", "a deck file is UTF-8 text") from None
-        # A deck of up to --max-deck-body is read by the worker process.
-        faces, message, problems = await request.app.state.heavy.run("reading the deck", _deck_faces, text)
-        if faces is None:
-            return JSONResponse({"type": "error", "code": "bad_message", "message": message,
-                                 "problems": problems}, status_code=400)
-        return JSONResponse(faces)
 
-    @app.get("/api/tables/{table_id}/chronicle")
-    async def chronicle_json(table_id: str, request: Request) -> dict[str, Any]:
-        return (await _chronicle(request, table_id)).to_dict()
+@router.get("/api/tables/{table_id}/chronicle.html")
+async def chronicle_page(table_id: str, request: Request) -> HTMLResponse:
+    from gloomtable.designer.chronicle import chronicle_html
 
-    @app.get("/api/tables/{table_id}/chronicle.md")
-    async def chronicle_md(table_id: str, request: Request) -> Response:
-        from gloomtable.designer.chronicle import chronicle_markdown
-
-        text = chronicle_markdown(await _chronicle(request, table_id))
-        return Response(text, media_type="text/markdown; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="chronicle-{table_id}.md"'})
-
-    @app.get("/api/tables/{table_id}/chronicle.html")
-    async def chronicle_page(table_id: str, request: Request) -> HTMLResponse:
-        from gloomtable.designer.chronicle import chronicle_html
-
-        return _page(chronicle_html(await _chronicle(request, table_id)))
+    return _page(chronicle_html(await _chronicle(request, table_id)))
