@@ -73,6 +73,21 @@ def test_the_page_names_no_game() -> None:
     assert not bad, "let the server say it, from the registry:\n" + "\n".join(bad)
 
 
+def test_the_page_loads_the_board_its_entry_names() -> None:
+    """issue 33: a table's board comes from the registry (``board``, sent in the table's
+    ``welcome``); each board script exports its board as the module's default, and no
+    page script imports one by name, so adding a game's board touches no shared script."""
+    boards = {e.board for e in registry.entries() if e.board is not None}
+    assert boards, "the shipped games name their boards"
+    for board in boards:
+        script = (PKG / "web" / board).read_text(encoding="utf-8")
+        assert re.search(r"^export default \w+;$", script, re.M), board
+    named = re.compile(r"""from\s+["']\./(""" + "|".join(re.escape(b) for b in sorted(boards)) + ")")
+    bad = [f"{path.name}:{n}: {line.strip()}" for path in sorted((PKG / "web").glob("*.js"))
+           for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if named.search(line)]
+    assert not bad, "load the board the server names (table.js loadBoard):\n" + "\n".join(bad)
+
+
 @pytest.mark.parametrize("source", [
     'if game == "gloom": pass',
     'if "creatures" != view["game"]: pass',

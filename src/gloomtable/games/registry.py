@@ -137,6 +137,10 @@ class GameEntry:
     voice: Hook[VoiceFactory]
     """How its event messages say their arguments (``games/<game>/hooks/text.py``,
     read by ``i18n/events.py``)."""
+    board: str | None = None
+    """The page's board script that draws its tables, a module of ``web/`` whose default
+    export is the board class (``"gloom_table.js"``); None: the plain board, the view's
+    facts and the choices as buttons (``web/buttons_board.js``)."""
     lesson_matcher: Hook[LessonMatcher] | None = None
     """What a lesson step asks for at its table (``games/<game>/hooks/lesson.py``, asked
     by ``learn/guide.py``); None: no lessons."""

@@ -214,7 +214,7 @@ class TableCore:
         deal's seed only once the game is over (so the record replays, and nobody
         playing can know the shuffle). ``public_seats``: the seats with their presence."""
         entry = registry.entry(self.row.game)  # the page's board and title, from the registry
-        return {"id": self.id, "game": self.row.game, "board": entry.package, "title": entry.title,
+        return {"id": self.id, "game": self.row.game, "board": entry.board, "title": entry.title,
                 "config": self.game.config_dict(),
                 "options": self.options, "listed": self.row.listed, "seats": public_seats,
                 "open_seats": self.open_seat_count(), "fixed_deal": self.fixed_deal,

@@ -1,6 +1,6 @@
-// The board of a game that ships none (the registry's ``package`` names no board
-// script the page knows): the view's facts as a plain table and every legal choice as
-// a button with its text. Any game plays here before anyone draws it.
+// The board of a game that ships none (its registry entry names no `board` script):
+// the view's facts as a plain table and every legal choice as a button with its
+// text. Any game plays here before anyone draws it.
 
 import { h, replace } from "./dom.js";
 import { _, ngettext } from "./i18n.js";

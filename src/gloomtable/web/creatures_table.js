@@ -235,3 +235,6 @@ export class CreaturesBoard {
         h("tbody", {}, rows))];
   }
 }
+
+// The page loads a board by the module the server names (table.js): this is its board.
+export default CreaturesBoard;

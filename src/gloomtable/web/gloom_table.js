@@ -415,3 +415,6 @@ export class GloomBoard {
     ];
   }
 }
+
+// The page loads a board by the module the server names (table.js): this is its board.
+export default GloomBoard;

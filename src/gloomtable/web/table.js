@@ -1,12 +1,11 @@
 // The table page shared by every game: connection, seats, prompt, narration,
 // log, timer and the end of the game. The board itself is drawn by the game's
-// module (gloom_table.js, creatures_table.js), from the view the server sent.
+// own module, which the server names (the registry entry's `board`), from the
+// view the server sent.
 
 import { h, replace } from "./dom.js";
 import { _, ngettext, seatLabel, withSeatNames } from "./i18n.js";
 import { TableSocket } from "./net.js";
-import { GloomBoard } from "./gloom_table.js";
-import { CreaturesBoard } from "./creatures_table.js";
 import { ButtonsBoard } from "./buttons_board.js";
 import { chronicleSection } from "./chronicle.js";
 import { LessonPanel } from "./lesson.js";
@@ -16,11 +15,20 @@ import { TalkPanel } from "./talk.js";
 import { RematchOffer } from "./rematch.js";
 import { useDeckIcons } from "./cards.js";
 
-// The board that draws a table, by the rules package the server names for its game
-// (the registry's ``package``: Gloomier is drawn by Gloom's board). A board this table
-// does not name (a new game's) is the plain one: the view's facts and the choices as
+// The board that draws a table is the module the server names in the table's
+// `board` (the registry entry's board script, a module of this folder whose default
+// export is the board class: Gloomier is drawn by Gloom's), loaded on the first
+// welcome. A table that names none (a game that ships no board), or a module that
+// does not load, is drawn by the plain board: the view's facts and the choices as
 // buttons, never another game's board reading keys its view does not have.
-const BOARDS = { gloom: GloomBoard, creatures: CreaturesBoard };
+const BOARD_MODULE = /^[a-z][a-z0-9_]*\.js$/;
+const boards = new Map(); // module name -> its board class, once loaded
+
+function loadBoard(name) {
+  if (!name || !BOARD_MODULE.test(name)) return Promise.resolve(ButtonsBoard);
+  return import(`./${name}`).then((mod) => mod.default || ButtonsBoard, () => ButtonsBoard)
+    .then((Board) => { boards.set(name, Board); return Board; });
+}
 
 const LOG_SHOWN = 200;
 const AUTO_STAND_MS = 2500;
@@ -83,6 +91,8 @@ export class TablePage {
     this.logOffset = 0;
     this.pending = false;
     this.board = null;
+    this.boardLoading = false;
+    this.held = []; // messages that came while the board's module loaded
     this.status = "connecting";
     this.notice = "";
     this.clock = null;
@@ -325,6 +335,27 @@ export class TablePage {
 
   onMessage(m) {
     if (m.type === "talk") { this.talk.take(m); return; }
+    // While the board's module loads, the table's messages wait, in order, for it.
+    if (this.boardLoading) { this.held.push(m); return; }
+    this.take(m);
+  }
+
+  /** The board of this table's welcome: at once if its module is loaded, else once it
+   *  is, the messages that came meanwhile taken then in the order they came. */
+  useBoard(name) {
+    const Board = name ? boards.get(name) : ButtonsBoard;
+    if (Board) { this.board = new Board(this); return; }
+    this.board = null;
+    this.boardLoading = true;
+    loadBoard(name).then((Loaded) => {
+      this.board = new Loaded(this);
+      this.boardLoading = false;
+      while (this.held.length && !this.boardLoading) this.take(this.held.shift());
+      this.render();
+    });
+  }
+
+  take(m) {
     if (m.type === "error" && this.talk.error(m)) return; // a refused line of talk, not a move
     if (m.type === "welcome") {
       // a page from an older server, open across an upgrade: say so, and offer a reload
@@ -336,7 +367,7 @@ export class TablePage {
       this.log = [];
       this.logOffset = null;
       const game = this.info.game;
-      this.board = new (BOARDS[this.info.board] || ButtonsBoard)(this);
+      this.useBoard(this.info.board);
       // A deal its creator chose (a server started with --allow-fixed-deals): everyone is told.
       replace(this.els.title, gameTitle(game, this.info.title), this.info.fixed_deal
         ? h("span", { class: "fixed-deal", "data-testid": "fixed-deal" }, " (", _("fixed deal"), ")") : null,

@@ -95,6 +95,7 @@ ENTRIES = (GameEntry(
     players=(2, 4), default_players=3, options=frozenset({"rounds", "first_player"}),
     mixes_sets=False, set_ids=Hook(_set_ids),
     hidden_piles=("reserve", "aside"), sorted_zones=frozenset({"hands", "aside"}),
+    board="creatures_table.js",
     deck_schema=Hook(_deck_schema), bots=Hook(_bots), determinizer=Hook(_determinizer),
     narrator=Hook(_narrator), encoder=Hook(_encoder), presenter=Hook(_presenter),
     texts=Hook(_texts), voice=Hook(_voice), lesson_matcher=Hook(_lesson_matcher),

@@ -113,7 +113,7 @@ GLOOM = GameEntry(
     bots=Hook(_bots), determinizer=Hook(_determinizer), narrator=Hook(_narrator),
     encoder=Hook(_encoder), presenter=Hook(_presenter), texts=Hook(_texts), voice=Hook(_voice),
     lesson_matcher=Hook(_lesson_matcher), rules_pictures=Hook(_rules_pictures),
-    hidden_piles=("draw_pile",), tells_stories=True,
+    hidden_piles=("draw_pile",), tells_stories=True, board="gloom_table.js",
     lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),
     spiel_params={"players": 4, "sets": "classic", "edition": 2, "beginner": False,
                   "turn_cap": 500})
