@@ -15,7 +15,7 @@ from gloomtable.games import make_game
 from gloomtable.learn import LEARNER, lesson_for
 from gloomtable.server.errors import ServerError
 from gloomtable.server.store_rows import SeatRow, TableRow
-from gloomtable.server.table_core import MOVE, TableCore, same_token
+from gloomtable.server.table_core import MOVE, TableCore, answer_results, same_token
 from gloomtable.server.window import is_respond, open_window
 
 CONFIGS: dict[str, dict[str, Any]] = {"gloom": {"players": 4}, "gloomier": {"players": 3},
@@ -297,7 +297,9 @@ def test_a_window_answer_is_checked_against_the_window_s_state_and_choices() -> 
 def test_window_answers_are_taken_in_turn_order_and_the_first_response_ends_them() -> None:
     """R-G20 (online tables): every asked seat answers at once; the engine takes them
     in turn order, so after the first seat that responds nobody is asked; a seat that
-    gave no answer lets the card stand."""
+    gave no answer lets the card stand. Each person who answered is told what became
+    of it: stored at its index, or not asked (an earlier response cancelled the card),
+    or, for a window the table moved past, not taken."""
     for seed in range(40):
         core, w = a_window(seed)
         responders = [q for q in w.seats if any(a != w.stand for a in w.options[q])]
@@ -305,16 +307,24 @@ def test_window_answers_are_taken_in_turn_order_and_the_first_response_ends_them
             continue
         for q in responders:
             w.answer(q, next(a for a in w.options[q] if a != w.stand), "person")
+        answers = {q: w.answers[q][0] for q in responders}
+        assert {q: (a, "not_taken", None) for q, a in answers.items()} == answer_results(w, {})
         taken: list[tuple[int, int, str]] = []
+        outcome: dict[int, tuple[str, int | None]] = {}
         for q in w.seats:
             turn = core.window_turn(w, q, person=True)
             if turn is None:
                 break
             taken.append((q, *turn))
+            outcome[q] = ("stored", core.state_id)
             core.commit(core.play(turn[0], q, turn[1], None))
         first = responders[0]
         assert [q for q, _a, _actor in taken] == w.seats[:w.seats.index(first) + 1]
         assert all(actor == "timeout" and a == w.stand for q, a, actor in taken if q != first)
         assert taken[-1][1] != w.stand
+        told = answer_results(w, outcome)
+        assert told[first] == (answers[first], "stored", w.start_id + len(taken) - 1)
+        assert core.row.actions[told[first][2]] == answers[first]  # stored where the page is told
+        assert all(told[q] == (answers[q], "not_asked", None) for q in responders[1:])
         return
     pytest.fail("no seeded game had a window with a response after the first seat asked")

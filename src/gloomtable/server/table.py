@@ -33,7 +33,7 @@ from gloomtable.server.options import TableOptions
 from gloomtable.server.ratings import plan as rating_plan
 from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
 from gloomtable.server.store_rows import LEASE_TERM
-from gloomtable.server.table_core import LOG_KEEP, LogEntry, Played, TableCore
+from gloomtable.server.table_core import LOG_KEEP, LogEntry, Played, TableCore, answer_results
 from gloomtable.server.version import page_version
 from gloomtable.server.window import ResponseWindow, is_respond, open_window
 
@@ -649,24 +649,9 @@ class LiveTable:
             self._moved()
 
     def _tell_answers(self, w: ResponseWindow, outcome: Mapping[int, tuple[str, int | None]]) -> None:
-        """Tell each person who answered the window from a page what became of that answer,
-        so a page never believes an answer was taken that was not: ``stored`` (at ``index``),
-        ``not_asked`` (an earlier seat's response cancelled the card, R-G20: the answer
-        is not used and a response card stays in the hand), ``unconfirmed`` (the database
-        did not answer in time; the table shows what it holds once it does) or
-        ``not_taken`` (the window ended before it reached this seat: another process
-        moved the table on first, or the database was busy; the next state says where
-        the table is)."""
-        for q, (action, actor) in w.answers.items():
-            if actor != "person":
-                continue
-            if q in outcome:
-                result, index = outcome[q]
-            elif any(r == "stored" and w.answers.get(p, (w.stand, ""))[0] != w.stand
-                     for p, (r, _i) in outcome.items()):
-                result, index = "not_asked", None
-            else:
-                result, index = "not_taken", None
+        """Tell each person who answered the window from a page what became of that answer
+        (``answer_results``), so a page never believes an answer was taken that was not."""
+        for q, (action, result, index) in answer_results(w, outcome).items():
             msg = {"type": "answer", "table": self.id, "state_id": w.start_id, "action": action,
                    "result": result, "index": index}
             for c in list(self.conns):

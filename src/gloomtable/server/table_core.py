@@ -102,6 +102,30 @@ class Played:
     lesson_step: bool = False
 
 
+def answer_results(window: ResponseWindow, outcome: Mapping[int, tuple[str, int | None]]
+                   ) -> dict[int, tuple[int, str, int | None]]:
+    """What became of each answer a person gave the window from a page, by seat:
+    (the answer, the result, the index it was stored at). ``outcome``: the seats the
+    engine took, each ``stored`` (at its index) or ``unconfirmed`` (the database did
+    not answer in time; the table shows what it holds once it does). Any other person
+    who answered was ``not_asked`` if a seat before it responded (R-G20: that response
+    cancelled the card; the answer is not used and a response card stays in the hand),
+    else ``not_taken`` (the window ended before it reached the seat: another process
+    moved the table on first, or the database was busy; the next state says where the
+    table is)."""
+    cancelled = any(r == "stored" and window.answers.get(p, (window.stand, ""))[0] != window.stand
+                    for p, (r, _i) in outcome.items())
+    out: dict[int, tuple[int, str, int | None]] = {}
+    for q, (action, actor) in window.answers.items():
+        if actor != "person":
+            continue
+        if q in outcome:
+            out[q] = (action, *outcome[q])
+        else:
+            out[q] = (action, "not_asked" if cancelled else "not_taken", None)
+    return out
+
+
 class TableCore:
     """One table's game, seats and log; every method answers at once."""
 
