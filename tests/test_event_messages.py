@@ -170,7 +170,7 @@ def test_english_narration_of_twins_is_plural() -> None:
     language from it, so nothing is parsed back from English."""
     import json
 
-    from gloomtable.bots.narration import _deed
+    from gloomtable.games.gloom.hooks.narration import deed as _deed
     from gloomtable.i18n.cards import GloomTexts
     from gloomtable.i18n.narration_text import tell
 

@@ -19,14 +19,15 @@ import pytest
 
 import gloomtable.games.creatures.messages
 import gloomtable.games.gloom.messages  # noqa: F401
-from gloomtable.bots import narration as bot
 from gloomtable.designer.chronicle import DIED, NOTHING, SURVIVED, Tale, _ending
 from gloomtable.engine.messages import REGISTRY, Msg
 from gloomtable.games import make_game
+from gloomtable.games.creatures.hooks import narration as creatures_narration
 from gloomtable.games.creatures.hooks import text as creatures_text
 from gloomtable.games.creatures.hooks.text import CreaturesLocalizer, CreaturesVoice
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.deck import Deck, load_deck
+from gloomtable.games.gloom.hooks import narration as gloom_narration
 from gloomtable.games.gloom.hooks import text as gloom_text
 from gloomtable.games.gloom.hooks.text import GloomLocalizer, GloomVoice
 from gloomtable.i18n.cards import GloomTexts
@@ -190,7 +191,7 @@ def test_every_gloom_log_and_choice_template(cast: Cast, lang: str) -> None:
             _check_grammar(lang, out, [texts.name(person)], where)
             if key == "play_on":
                 assert texts.name(cast.card, gender) in out, f"{where}: the card does not agree: {out!r}"
-    for group, templates in bot._GLOOM.items():  # bots' told lines, said from their data
+    for group, templates in gloom_narration.TEMPLATES.items():  # bots' told lines, said from their data
         for i, template in enumerate(templates):
             for label, person in cast.people().items():
                 card = person if group == "guest" else cast.card
@@ -291,7 +292,7 @@ def test_every_creatures_template(lang: str) -> None:
         _check_plain(out, where)
         if action == ca.FLIP_BASE + 3:  # the colour agrees with the Machine
             assert ("жёлтую Машину" if lang == "ru" else "Máquina amarilla") in out, out
-    for group, templates in bot._CREATURES.items():
+    for group, templates in creatures_narration.TEMPLATES.items():
         for i, template in enumerate(templates):
             data = json.dumps({"told": group, "i": i, "actor": 1, "victim": 2, "label": 4, "creature": 3,
                                "colour": 3, "number": 4, "machine": "minus"})

@@ -4,9 +4,10 @@ The registry (``games/registry.py``) holds one entry per game, and every part an
 layer asks of a game is typed by one of these: bots (``bots``), search's sampled states
 (:class:`Determinizer`), narration (:data:`Narrator`), the RL observation
 (:class:`Encoder`), the page's choices (:data:`Presenter`), the translated texts
-(:class:`Texts`, :class:`Voice`) and lessons (:data:`LessonMatcher`). The upper layers
-are written against these and nothing else, so a new game gives its own parts (from
-its own package, as ``games/kuhn`` does) and no upper layer changes.
+(:class:`Texts`, :class:`Voice`), how its told lines read (:class:`Teller`) and
+lessons (:data:`LessonMatcher`). The upper layers are written against these and
+nothing else, so a new game gives its own parts (from its own package, as
+``games/kuhn`` does) and no upper layer changes.
 
 Views stay what the engine protocol says, ``Mapping[str, Any]``; a part that knows its
 game narrows the view to that game's ``TypedDict`` once, behind a check of its shape.
@@ -14,7 +15,7 @@ game narrows the view to that game's ``TypedDict`` once, behind a check of its s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from gloomtable.engine.protocol import Game, State
@@ -179,6 +180,26 @@ class LessonExpect(Protocol):
 
     @property
     def negative_target(self) -> bool: ...
+
+
+@runtime_checkable
+class Teller(Protocol):
+    """How a game's told lines (its :data:`Narrator`'s data) read in one language
+    (``i18n/narration_text.py`` asks it)."""
+
+    @property
+    def templates(self) -> Mapping[str, tuple[str, ...]]:
+        """The templates (message ids) by group; a told line names a group and a place."""
+        ...
+
+    def messages(self) -> Iterable[str]:
+        """Every text its lines may say, to translate (templates, moods...)."""
+        ...
+
+    def values(self, game: Game | None, tr: Translating, data: Mapping[str, Any]) -> dict[str, str]:
+        """The template's placeholders said in ``tr``'s language, from the line's data
+        (``game``: the table's, for its deck's names; None when unknown)."""
+        ...
 
 
 LessonMatcher = Callable[[State, LessonExpect], Callable[[int], bool]]

@@ -39,6 +39,7 @@ from gloomtable.engine.hooks import (
     Narrator,
     Presenter,
     Sampler,
+    Teller,
     Texts,
     TextsFactory,
     Translating,
@@ -127,7 +128,8 @@ class GameEntry:
     determinizer: Hook[Determinizer]
     """Sampled states from a view, for search (the game's own ``determinize.py``)."""
     narrator: Hook[Narrator]
-    """A bot's told line about a play (``bots/narration.py``)."""
+    """A bot's told line about a play (``games/<game>/hooks/narration.py``, asked by
+    ``bots/narration.py``)."""
     encoder: Hook[EncoderFactory]
     """The RL observation (``games/<game>/hooks/encode.py``)."""
     presenter: Hook[Presenter]
@@ -137,6 +139,9 @@ class GameEntry:
     voice: Hook[VoiceFactory]
     """How its event messages say their arguments (``games/<game>/hooks/text.py``,
     read by ``i18n/events.py``)."""
+    teller: Hook[Teller] | None = None
+    """How its told lines read in each language (``i18n/narration_text.py`` asks it);
+    None: its narrator tells no lines, or plain text only."""
     board: str | None = None
     """The page's board script that draws its tables, a module of ``web/`` whose default
     export is the board class (``"gloom_table.js"``); None: the plain board, the view's

@@ -50,8 +50,8 @@ def extract() -> Catalog:
 
     for message in narration_messages():
         if template.get(message) is None:
-            template.add(message, None, [("bots/narration.py", 0)],
-                         auto_comments=["A bot's narration of a play (bots/narration.py)."])
+            template.add(message, None, [("i18n/narration_text.py", 0)],
+                         auto_comments=["A bot's narration of a play (games/<game>/hooks/narration.py)."])
     from gloomtable.learn.script import load_lesson, shipped_lessons
 
     for path in shipped_lessons().values():

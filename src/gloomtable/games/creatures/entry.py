@@ -14,6 +14,7 @@ from gloomtable.engine.hooks import (
     LessonMatcher,
     Narrator,
     Presenter,
+    Teller,
     TextsFactory,
     VoiceFactory,
 )
@@ -60,9 +61,15 @@ def _bots() -> BotFactory:
 
 
 def _narrator() -> Narrator:
-    from gloomtable.bots.narration import narrate_creatures
+    from gloomtable.games.creatures.hooks.narration import narrate_creatures
 
     return narrate_creatures
+
+
+def _teller() -> Teller:
+    from gloomtable.games.creatures.hooks.narration import TELLER
+
+    return TELLER
 
 
 def _encoder() -> EncoderFactory:
@@ -97,6 +104,6 @@ ENTRIES = (GameEntry(
     hidden_piles=("reserve", "aside"), sorted_zones=frozenset({"hands", "aside"}),
     board="creatures_table.js",
     deck_schema=Hook(_deck_schema), bots=Hook(_bots), determinizer=Hook(_determinizer),
-    narrator=Hook(_narrator), encoder=Hook(_encoder), presenter=Hook(_presenter),
+    narrator=Hook(_narrator), teller=Hook(_teller), encoder=Hook(_encoder), presenter=Hook(_presenter),
     texts=Hook(_texts), voice=Hook(_voice), lesson_matcher=Hook(_lesson_matcher),
     spiel_params={"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures"}),)

@@ -19,6 +19,7 @@ from gloomtable.engine.hooks import (
     LessonMatcher,
     Narrator,
     Presenter,
+    Teller,
     TextsFactory,
     VoiceFactory,
 )
@@ -65,9 +66,15 @@ def _bots() -> BotFactory:
 
 
 def _narrator() -> Narrator:
-    from gloomtable.bots.narration import narrate_gloom
+    from gloomtable.games.gloom.hooks.narration import narrate_gloom
 
     return narrate_gloom
+
+
+def _teller() -> Teller:
+    from gloomtable.games.gloom.hooks.narration import TELLER
+
+    return TELLER
 
 
 def _encoder() -> EncoderFactory:
@@ -110,7 +117,7 @@ GLOOM = GameEntry(
     options=frozenset({"edition", "beginner", "tiebreak", "first_player", "setup", "draft_size",
                        "stories_guests"}),
     mixes_sets=True, set_ids=Hook(_set_ids), deck_schema=Hook(_deck_schema),
-    bots=Hook(_bots), determinizer=Hook(_determinizer), narrator=Hook(_narrator),
+    bots=Hook(_bots), determinizer=Hook(_determinizer), narrator=Hook(_narrator), teller=Hook(_teller),
     encoder=Hook(_encoder), presenter=Hook(_presenter), texts=Hook(_texts), voice=Hook(_voice),
     lesson_matcher=Hook(_lesson_matcher), rules_pictures=Hook(_rules_pictures),
     hidden_piles=("draw_pile",), tells_stories=True, board="gloom_table.js",
