@@ -1,8 +1,8 @@
 """What every route asks of the app, as FastAPI dependencies: the lobby, the limits,
 the rate counters, the websockets' counts and the table talk, all kept on
-``app.state`` by ``create_app`` (and the lobby by its lifespan). Routes take them as
-parameters (``lobby: LobbyDep``) instead of closing over ``create_app``'s locals, so
-each router module stands on its own."""
+``app.state`` by ``create_app`` (and the lobby by its lifespan). HTTP routes take
+them as parameters (``lobby: LobbyDep``), the websocket calls the getters once, instead
+of closing over ``create_app``'s locals, so each router module stands on its own."""
 
 from __future__ import annotations
 
@@ -53,10 +53,6 @@ def hosts_of(conn: HTTPConnection) -> list[str]:
 
 LobbyDep = Annotated[Lobby, Depends(lobby_of)]
 LimitsDep = Annotated[ServerLimits, Depends(limits_of)]
-RatesDep = Annotated[RateLimits, Depends(rates_of)]
-SocketsDep = Annotated[Sockets, Depends(sockets_of)]
-TalkDep = Annotated[TableTalk, Depends(talk_of)]
-HostsDep = Annotated[list[str], Depends(hosts_of)]
 
 
 async def body_of(request: Request) -> dict[str, Any]:

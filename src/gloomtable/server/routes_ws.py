@@ -20,7 +20,15 @@ from gloomtable.engine.textdata import TextDataError, load_json
 from gloomtable.i18n.web import request_language
 from gloomtable.server import accounts, metrics
 from gloomtable.server.addresses import client_ip
-from gloomtable.server.deps import HostsDep, LimitsDep, LobbyDep, RatesDep, SocketsDep, TalkDep, not_in_memory
+from gloomtable.server.deps import (
+    hosts_of,
+    limits_of,
+    lobby_of,
+    not_in_memory,
+    rates_of,
+    sockets_of,
+    talk_of,
+)
 from gloomtable.server.errors import ServerError, error_message
 from gloomtable.server.limits import RateLimits
 from gloomtable.server.options import clean_name
@@ -41,11 +49,14 @@ router = APIRouter()
 
 
 @router.websocket("/ws/{table_id}")
-async def ws_table(websocket: WebSocket, table_id: str, config: LimitsDep, rates: RatesDep,
-                   sockets: SocketsDep, talk: TalkDep, served_hosts: HostsDep, lobby: LobbyDep) -> None:
+async def ws_table(websocket: WebSocket, table_id: str) -> None:
     """A table's websocket: refused before the handshake when over its address's
     limits or opened by another site's page; then the hello names the seat (or a
-    spectator), and the page's mailbox and messages run until either side closes."""
+    spectator), and the page's mailbox and messages run until either side closes.
+    It reads the app's parts itself rather than through ``Depends``: a socket lives
+    for a whole game, and holds nothing of FastAPI's dependency solving meanwhile."""
+    config, rates, sockets = limits_of(websocket), rates_of(websocket), sockets_of(websocket)
+    talk, served_hosts, lobby = talk_of(websocket), hosts_of(websocket), lobby_of(websocket)
     ip = client_ip(websocket, config.ipv6_prefix)
     held: list[str] = []
     # An address over its limits is refused before the handshake completes (HTTP 429,
