@@ -9,6 +9,8 @@ English msgstrs are copies of the msgids, so the English catalog is complete too
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import io
 import sys
 from pathlib import Path
@@ -87,10 +89,15 @@ def calls_in_fstrings() -> list[tuple[str, int, str]]:
 
 
 def event_messages() -> list[Msg]:
-    """Every event message the shipped games declare (``games/*/messages.py``)."""
-    import gloomtable.games.creatures.messages
-    import gloomtable.games.gloom.messages  # noqa: F401  (both fill REGISTRY)
+    """Every event message the registered games declare: each game package's
+    ``messages`` module, found through the registry (importing one fills REGISTRY), so a
+    new game's events are extracted with no line here naming it."""
+    from gloomtable.games import registry
 
+    for package in dict.fromkeys(e.package for e in registry.entries()):
+        module = f"gloomtable.games.{package}.messages"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
     return list(REGISTRY)
 
 
