@@ -21,6 +21,7 @@ from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.store import SeatRow, StaleActionError, TableRow
 from gloomtable.server.store_group import GroupCommit, Move, Outcomes
 from gloomtable.server.store_guard import GuardedStore
+from gloomtable.server.store_link import MovesLink
 from gloomtable.server.store_postgres import PostgresStore
 from pg_support import fresh_schema
 
@@ -31,11 +32,23 @@ def row(tid: str) -> TableRow:
 
 
 class Traced:
-    """What the store's pooled connections send and receive, as libpq traces it."""
+    """What the store's connections (pooled, and the moves' links) send and receive,
+    as libpq traces it (a link from when it is ready: its connecting is not counted)."""
 
     def __init__(self, store: PostgresStore) -> None:
         self.file = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the tracer; close() ends it
         self._connection = store.pool.connection
+        self._links: list[MovesLink] = []
+        new_link = store.links._new
+
+        def traced_link() -> MovesLink:
+            link = new_link()
+            link.pgconn.trace(self.file.fileno())
+            link.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
+            self._links.append(link)
+            return link
+
+        store.links._new = traced_link  # type: ignore[method-assign]
 
         @contextlib.contextmanager
         def connection(*args: Any, **kwargs: Any) -> Iterator[psycopg.Connection[Any]]:
@@ -50,9 +63,17 @@ class Traced:
         store.pool.connection = connection  # type: ignore[method-assign]
 
     def close(self) -> None:
+        for link in self._links:
+            if not link.conn.closed:
+                link.pgconn.untrace()
         self.file.close()
 
     def lines(self) -> list[str]:
+        for link in self._links:  # libpq buffers a trace until it is ended: end it, then trace on
+            if not link.conn.closed:
+                link.pgconn.untrace()
+                link.pgconn.trace(self.file.fileno())
+                link.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
         self.file.seek(0)
         text = self.file.read().decode()
         self.file.seek(0)
@@ -214,8 +235,8 @@ def test_a_group_that_fails_fails_each_of_its_moves_and_the_next_goes_on() -> No
         group = GroupCommit(send)
         first = await asyncio.gather(*(group.commit(Move(t, 0, 1, 0, "bot", None, False)) for t in "xy"),
                                      return_exceptions=True)
-        second = await group.commit(Move("x", 0, 1, 0, "bot", None, False))
-        return [*first, second]
+        await group.commit(Move("x", 0, 1, 0, "bot", None, False))  # raises unless stored
+        return [*first, None]
 
     got = asyncio.run(main())
     assert all(isinstance(g, ServerError) and g.code == "server_busy" for g in got[:2]) and got[2] is None
@@ -224,7 +245,7 @@ def test_a_group_that_fails_fails_each_of_its_moves_and_the_next_goes_on() -> No
 
 @pytest.mark.slow
 def test_a_move_to_a_stalled_database_never_holds_the_event_loop() -> None:
-    """The loop awaits the move (one thread hop); it goes on ticking while the
+    """The loop awaits the move (sent on the loop by a link of its own); it goes on ticking while the
     database does not answer, the move is "not confirmed yet" after the timeout, the
     next is refused at once, and once the link passes bytes again the first is stored."""
     from redis_support import StallingProxy
@@ -262,5 +283,41 @@ def test_a_move_to_a_stalled_database_never_holds_the_event_loop() -> None:
             assert second.code == "server_busy" and "not answering" in second.message
             got = raw.load("t1")
             assert got is not None and got.actions == [3]  # the unconfirmed move was stored after all
+        finally:
+            guard.close()
+
+
+def test_a_move_whose_link_was_cut_is_unconfirmed_and_the_next_goes_on_a_new_link() -> None:
+    """The moves' link (server/store_link.py) is a connection like any: cut (its backend
+    ended, as a database restart ends it), the move on it is "not confirmed yet",
+    never a 500, the link is dropped, and the next move opens another and is stored."""
+    with fresh_schema() as url:
+        raw = PostgresStore(url)
+        guard = GuardedStore(raw, timeout=30)
+        try:
+            raw.create_table(row("t1"))
+
+            async def main() -> BaseException | None:
+                await guard.commit_action("t1", 0, 3, 0, "person", None, False)
+                [first] = raw.links._idle
+                with psycopg.connect(raw.conninfo, autocommit=True) as conn:
+                    conn.execute("SELECT pg_terminate_backend(%s)", (first.pgconn.backend_pid,))
+                try:
+                    await guard.commit_action("t1", 1, 4, 1, "person", None, False)
+                    cut: BaseException | None = None
+                except ServerError as exc:
+                    cut = exc
+                assert first not in raw.links._open and first.conn.closed
+                got = raw.load("t1")
+                assert got is not None
+                await guard.commit_action("t1", len(got.actions), 5, 1, "person", None, False)
+                [second] = raw.links._idle
+                assert second is not first
+                return cut
+
+            cut = asyncio.run(main())
+            assert isinstance(cut, Unconfirmed) and cut.code == "server_busy"
+            got = raw.load("t1")
+            assert got is not None and got.actions[0] == 3 and got.actions[-1] == 5
         finally:
             guard.close()

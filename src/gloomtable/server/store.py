@@ -78,8 +78,9 @@ class Store(AccountStore, TalkStore, DeckStore, Protocol):
                             narration: str | None, over: bool, deadline: float | None = None,
                             rating: RatingPlan | None = None) -> None:
         """``append_action`` as a live table calls it, from the event loop: SQLite at
-        once (quicker than any thread hop); PostgreSQL in one worker thread, with the
-        other tables' moves that arrive together (server/store_group.py)."""
+        once (quicker than any thread hop); PostgreSQL with the other tables' moves that
+        arrive together (server/store_group.py), sent on the event loop by a connection
+        of the moves' own (server/store_link.py)."""
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         """The turn-timer deadline of the decision at state ``idx``."""

@@ -12,13 +12,15 @@ seconds; past that the call fails with ``503 server_busy`` ("the database is not
 answering"), and from then on every call fails the same way at once while a
 thread of the guard asks the database again (:data:`PAUSE` seconds later, then
 for as long as that question waits); its answer opens the way again. A table's
-move (``commit_action``) goes the same way without holding the loop at all: the
-loop hands it to the guard's pool (one thread hop) with whatever other tables'
-moves arrived meanwhile (group commit, server/store_group.py) and awaits the
-answer. A call that fails because the link is cut
-(``psycopg.OperationalError``: connection refused or lost, the pool waiting for
-one) is ``503 server_busy`` too, with one log line, never a ``500``. So an outage holds the loop once, for one
-timeout; pages stay connected, moves are refused with a clear error, and the
+move (``commit_action``) is bounded the same way without holding the loop at all:
+with whatever other tables' moves arrived meanwhile (group commit,
+server/store_group.py) it is sent on the loop itself, by a connection of the moves'
+own (server/store_link.py: no thread, no pool), and its answer awaited (a rated
+game's last move, which takes a transaction of its own, goes through the pool).
+A call that fails because the link is cut (``psycopg.OperationalError``: connection
+refused or lost, the pool waiting for one) is ``503 server_busy`` too, with one log
+line, never a ``500``. So an outage holds the loop once, for one timeout; pages
+stay connected, moves are refused with a clear error, and the
 process's table leases lapse so another process (whose database answers) leads
 its tables (docs/deploy.md). An answer the database gives (an error included)
 comes back unchanged.
@@ -35,6 +37,7 @@ import inspect
 import logging
 import threading
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
@@ -121,9 +124,32 @@ class GuardedStore:
         await self._group.commit(Move(table_id, idx, action, seat, actor, narration, over, deadline, rating))
 
     async def _append_moves(self, moves: list[Move]) -> Outcomes:
-        """One group, one call in the pool (the guard stands before PostgreSQL only,
-        whose store takes groups: ``PostgresStore.append_moves``)."""
-        return cast(Outcomes, await self._call_async(cast(Any, self._store).append_moves, moves))
+        """One group (the guard stands before PostgreSQL only, whose store takes groups):
+        on the event loop itself (``PostgresStore.append_moves_on_loop``), or in the
+        pool when it ends a rated game (its ratings take a transaction of their own)."""
+        store = cast(Any, self._store)
+        if any(m.alone for m in moves) or not hasattr(store, "append_moves_on_loop"):
+            return cast(Outcomes, await self._call_async(store.append_moves, moves))
+        return cast(Outcomes, await self._bounded(store.append_moves_on_loop(moves)))
+
+    async def _bounded(self, call: Coroutine[Any, Any, Any]) -> Any:
+        """``call`` on the event loop, waited for as ``_call_async`` waits: at most the
+        timeout (the call goes on, and may yet commit), a cut link ``503``."""
+        if self._failing:
+            call.close()
+            STORE_ERRORS.labels("unanswered").inc()
+            raise self._unanswered()
+        task = asyncio.get_running_loop().create_task(call)
+        started = time.perf_counter()
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self._timeout)  # a timeout cancels nothing
+            if not done:
+                raise self._unanswered_in_time(task)
+            return task.result()
+        except psycopg.OperationalError as exc:
+            raise self._cut(exc, task) from None
+        finally:
+            STORE_SECONDS.observe(time.perf_counter() - started)
 
     def _submit(self, fn: Any, args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> concurrent.futures.Future[Any]:
@@ -132,14 +158,14 @@ class GuardedStore:
             raise self._unanswered()
         return self._threads.submit(fn, *args, **kwargs)
 
-    def _cut(self, exc: psycopg.OperationalError, future: concurrent.futures.Future[Any]) -> Unconfirmed:
+    def _cut(self, exc: psycopg.OperationalError, future: Any) -> Unconfirmed:
         """The link went while the call ran: it may have committed."""
         STORE_ERRORS.labels("cut").inc()
         log.warning("the database %s: %s: %s", getattr(self._store, "url", "?"), type(exc).__name__,
                     " ".join(str(exc).split()))
         return Unconfirmed(future)
 
-    def _unanswered_in_time(self, future: concurrent.futures.Future[Any]) -> Unconfirmed:
+    def _unanswered_in_time(self, future: Any) -> Unconfirmed:
         """No answer within the timeout: from now on calls fail at once, until the
         guard's own question is answered."""
         STORE_ERRORS.labels("timeout").inc()

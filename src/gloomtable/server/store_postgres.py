@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+import orjson
 import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
@@ -31,6 +32,7 @@ from psycopg_pool import ConnectionPool
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_decks import DeckRows
 from gloomtable.server.store_group import Move, Outcomes
+from gloomtable.server.store_link import MoveLinks
 from gloomtable.server.store_rows import LEASE_TERM, StaleActionError, StoreError, TableRow, shown
 from gloomtable.server.store_sqlite import _TABLE_COLUMNS, listing_rows, listing_sql, table_row
 from gloomtable.server.store_talk import TalkRows
@@ -80,11 +82,25 @@ writer at the same index, which waits for the first to commit or not), then its
 table's row is updated and its notification sent, all or nothing. Rows go in
 the order of their tables, so two processes' groups never wait on each other in
 a circle. The answer: the ids of the tables whose move was stored."""
+_STORE_MOVES_LINK = _STORE_MOVES.replace("%s", "$1", 1).replace("%s", "$2", 1).replace("%s", "$3", 1)
+"""The same statement with libpq's own parameters, as the moves' links prepare it (server/store_link.py)."""
 
 
 def _stale(m: Move) -> StaleActionError:
     return StaleActionError(f"table {m.table_id}: action #{m.idx} is not the next to store "
                             "(another writer stored one first)")
+
+
+def _moves_json(moves: Sequence[Move]) -> bytes:
+    """The rows of :data:`_STORE_MOVES`, in the order of their tables."""
+    at = time.time()  # the writer's clock, as created: finished is this action's at
+    rows = [{"t": m.table_id, "i": m.idx, "a": m.action, "s": m.seat, "r": m.actor,
+             "n": m.narration, "at": at, "o": int(m.over), "d": m.deadline}
+            for m in sorted(moves, key=lambda m: m.table_id)]
+    try:
+        return orjson.dumps(rows)
+    except orjson.JSONEncodeError:  # (a lone surrogate in a narration) as json writes it
+        return json.dumps(rows).encode()
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -128,6 +144,17 @@ class PostgresStore(TalkRows, DeckRows):
         self.pool = ConnectionPool(self.conninfo, min_size=1, max_size=POOL_SIZE, open=True,
                                    kwargs={"autocommit": True}, configure=self._open,
                                    name="gloomtable")
+        self.links = MoveLinks(self._connect_link, _STORE_MOVES_LINK)
+        """The moves' own connections, driven on the event loop (``append_moves_on_loop``)."""
+
+    def _connect_link(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        try:
+            self._configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema)))
@@ -163,6 +190,7 @@ class PostgresStore(TalkRows, DeckRows):
             with contextlib.suppress(Exception):
                 conn.close()
         self._beat_conns.clear()
+        self.links.close()
         self.pool.close()
 
     @contextlib.contextmanager
@@ -259,13 +287,28 @@ class PostgresStore(TalkRows, DeckRows):
                     outcomes[k] = _stale(m)
         return outcomes
 
+    async def append_moves_on_loop(self, moves: Sequence[Move]) -> Outcomes:
+        """``append_moves`` for moves that need no transaction of their own (none
+        ``alone``), sent on the event loop by a link of the moves (server/store_link.py):
+        one round trip, one commit, no thread. Cancelling it closes the link it used."""
+        assert not any(m.alone for m in moves), "a rated game's last move goes through append_moves"
+        try:
+            stored = await self._store_moves_on_loop(moves)
+        except psycopg.IntegrityError:  # a table deleted meanwhile: the others are stored alone
+            stored = set()
+            for m in moves:
+                with contextlib.suppress(psycopg.IntegrityError):
+                    stored |= await self._store_moves_on_loop([m])
+        return [None if m.table_id in stored else _stale(m) for m in moves]
+
+    async def _store_moves_on_loop(self, moves: Sequence[Move]) -> set[str]:
+        ids = await self.links.run([_moves_json(moves), self.channel.encode(), f"{self.origin} ".encode()])
+        return {i.decode() for i in ids if i is not None}
+
     def _store_moves(self, conn: psycopg.Connection[Any], moves: Sequence[Move]) -> set[str]:
         """:data:`_STORE_MOVES` for ``moves`` (at most one per table): the tables whose move was stored."""
-        at = time.time()  # the writer's clock, as created: finished is this action's at
-        rows = json.dumps([{"t": m.table_id, "i": m.idx, "a": m.action, "s": m.seat, "r": m.actor,
-                            "n": m.narration, "at": at, "o": int(m.over), "d": m.deadline}
-                           for m in sorted(moves, key=lambda m: m.table_id)])
-        cur = conn.execute(_STORE_MOVES, (rows, self.channel, f"{self.origin} "), prepare=True)
+        cur = conn.execute(_STORE_MOVES, (_moves_json(moves).decode(), self.channel, f"{self.origin} "),
+                           prepare=True)
         return {r[0] for r in cur.fetchall()}
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
