@@ -321,3 +321,33 @@ def test_a_move_whose_link_was_cut_is_unconfirmed_and_the_next_goes_on_a_new_lin
             assert got is not None and got.actions[0] == 3 and got.actions[-1] == 5
         finally:
             guard.close()
+
+
+def test_a_move_reads_its_checks_by_primary_key_even_in_a_schema_never_analyzed() -> None:
+    """The moves' statement checks its table and the previous action by a probe of
+    each primary key, however many actions are stored: its generic plan (the one a
+    prepared statement keeps) has no scan of ``actions`` and no hashed subplan, even
+    before the tables were ever analyzed (a new site; a new schema per bench probe)."""
+    from gloomtable.server.store_postgres import _STORE_MOVES_LINK, _moves_json
+
+    with fresh_schema() as url:
+        store = PostgresStore(url)
+        try:
+            for tid in ("t1", "t2"):
+                store.create_table(row(tid))
+            with psycopg.connect(store.conninfo, autocommit=True) as conn:
+                conn.execute(f"SET search_path TO {store.schema}")
+                conn.execute("INSERT INTO actions SELECT 't2', g, 1, 0, 'bot', NULL, 0"
+                             " FROM generate_series(0, 4999) g")
+                conn.execute("SET plan_cache_mode TO force_generic_plan")
+                conn.execute(f"PREPARE moves(json, text, text) AS {_STORE_MOVES_LINK}")
+                moves = _moves_json([Move("t2", 5000, 1, 0, "bot", None, False)]).decode()
+                plan = "\n".join(r[0] for r in psycopg.ClientCursor(conn).execute(
+                    "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE moves(%s::json, 'c', 'o ')", (moves,)))
+                assert "Index Only Scan using actions_pkey" in plan, plan
+                assert "Seq Scan on actions" not in plan and "Index Scan using actions_pkey" not in plan, plan
+                assert "hashed" not in plan, plan
+            got = store.load("t2", since=4999)
+            assert got is not None and got.actions == [1, 1]  # and the move was stored
+        finally:
+            store.close()
