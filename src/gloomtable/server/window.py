@@ -19,26 +19,13 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from gloomtable.engine import State
-
-
-def _respond_kind() -> object | None:
-    try:
-        from gloomtable.games.gloom.tasks import RESPOND
-    except ImportError:  # pragma: no cover - Gloom is part of the package
-        return None
-    return RESPOND
-
-
-_RESPOND = _respond_kind()
+from gloomtable.engine import DecisionKind, State
 
 
 def is_respond(state: State) -> bool:
-    """Whether ``state`` asks a player to respond to a card being played (Gloom's R-G20)."""
-    if state.is_over():
-        return False
-    d = getattr(state, "decision", None)
-    return _RESPOND is not None and getattr(d, "kind", None) is _RESPOND
+    """Whether ``state`` asks a player to respond to a card being played (Gloom's R-G20):
+    the engine's own kind of decision, so any game that asks it gets the window."""
+    return not state.is_over() and state.decision.kind == DecisionKind.RESPOND
 
 
 def pass_action(state: State) -> int:
