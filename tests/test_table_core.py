@@ -324,7 +324,43 @@ def test_window_answers_are_taken_in_turn_order_and_the_first_response_ends_them
         assert taken[-1][1] != w.stand
         told = answer_results(w, outcome)
         assert told[first] == (answers[first], "stored", w.start_id + len(taken) - 1)
-        assert core.row.actions[told[first][2]] == answers[first]  # stored where the page is told
+        index = told[first][2]
+        assert index is not None and core.row.actions[index] == answers[first]  # where the page is told
         assert all(told[q] == (answers[q], "not_asked", None) for q in responders[1:])
         return
     pytest.fail("no seeded game had a window with a response after the first seat asked")
+
+
+# --- timers and stand-ins: the core takes the time, it reads no clock ----------------------
+
+
+def test_a_turn_timer_runs_for_people_only_and_a_window_is_its_own_timer() -> None:
+    core = core_of("gloom", 3, bots=(1,), options={"turn_timer": 30, "response_pause_ms": 500})
+    rng = Rng(3)
+    seen: set[str] = set()
+    while not core.over and len(seen) < 3:
+        state, seat = core.state, core.state.current_player()
+        timer = core.timer_for(state)
+        if is_respond(state):  # R-G20's window: its pause is the timer
+            assert timer is None
+            seen.add("window")
+        elif core.row.seats[seat].kind == "bot":
+            assert timer is None
+            seen.add("bot")
+        else:
+            assert timer == 30.0
+            seen.add("person")
+        _seat, action = a_move(core, rng)
+        core.commit(core.play(action, seat, core.row.seats[seat].kind, None))
+    assert seen == {"window", "bot", "person"}
+    assert core_of("gloom", 3).timer_for(core_of("gloom", 3).state) is None  # no timer asked for
+
+
+def test_a_stand_in_plays_only_for_an_absent_person_where_the_table_allows_it() -> None:
+    core = core_of("creatures", 2, bots=(1,), options={"replace_absent": True, "absent_after": 20})
+    assert core.stand_in_due(0, False, 100.0, 120.0)  # gone 20 s, no page open
+    assert not core.stand_in_due(0, False, 100.0, 119.9)  # not yet
+    assert not core.stand_in_due(0, True, 100.0, 500.0)  # a page of the seat is open
+    assert not core.stand_in_due(0, False, None, 500.0)  # never left (its page is opening)
+    assert not core.stand_in_due(1, False, 100.0, 500.0)  # a bot's seat has no stand-in
+    assert not core_of("creatures", 2).stand_in_due(0, False, 100.0, 500.0)  # the table does not allow it
