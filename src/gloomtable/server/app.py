@@ -152,7 +152,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
     app.include_router(designer_pages.router)  # the gallery and the chronicles
     app.include_router(accounts.router)
     app.include_router(uploads.router)  # POST /api/decks: decks uploaded in the lobby
-    app.include_router(routes_ws.router)  # /ws/{table_id}
+    app.add_api_websocket_route(routes_ws.PATH, routes_ws.ws_table)  # not a router: see routes_ws
 
     return app
 

@@ -2,7 +2,11 @@
 address over its limits), the hello that names the seat, the connection's sender
 (its mailbox drained to the socket) and the loop of its messages (act, sync, ping,
 name, say, lesson_next), each counted against the seat's token and the address.
-The protocol: docs/server.md."""
+The protocol: docs/server.md.
+
+``create_app`` adds ``ws_table`` to the app itself (``add_api_websocket_route``), not
+through an ``APIRouter``: FastAPI dispatches an included router through a layer of its
+own, whose frames and scope would live as long as each socket (a whole game)."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from gloomtable.engine.textdata import TextDataError, load_json
@@ -45,10 +49,9 @@ TOKEN_MAX = 128
 SYNC_LOG = 100
 """Log entries a ``sync`` answer carries (the newest): a sync is a repair, not a replay."""
 
-router = APIRouter()
+PATH = "/ws/{table_id}"
 
 
-@router.websocket("/ws/{table_id}")
 async def ws_table(websocket: WebSocket, table_id: str) -> None:
     """A table's websocket: refused before the handshake when over its address's
     limits or opened by another site's page; then the hello names the seat (or a
