@@ -170,8 +170,8 @@ def test_english_narration_of_twins_is_plural() -> None:
     language from it, so nothing is parsed back from English."""
     import json
 
+    from gloomtable.games.gloom.hooks.card_texts import GloomTexts
     from gloomtable.games.gloom.hooks.narration import deed as _deed
-    from gloomtable.i18n.cards import GloomTexts
     from gloomtable.i18n.narration_text import tell
 
     assert _deed("Was Pursued by Geese", "plural") == "were pursued by geese"

@@ -14,8 +14,9 @@ import pytest
 
 from gloomtable.bots import bot_action, make_bot
 from gloomtable.games import make_game
-from gloomtable.games.gloom.deck import SHIPPED_SETS, load_deck
-from gloomtable.i18n.cards import GloomTexts, TranslationFileError, read_translation
+from gloomtable.games.gloom.deck import SETS_PACKAGE, SHIPPED_SETS, load_deck
+from gloomtable.games.gloom.hooks.card_texts import GloomTexts
+from gloomtable.i18n.cards import TranslationFileError, read_translation
 from gloomtable.i18n.catalog import LANGUAGES
 from gloomtable.i18n.client import localizer_for
 from gloomtable.i18n.events import render
@@ -29,7 +30,7 @@ SETS = resources.files("gloomtable.games.gloom.sets")
 def test_every_gloom_card_and_family_text_is_translated(set_name: str, lang: str) -> None:
     """Names, effect texts and flavour of every card and family, in every shipped set."""
     english = tomllib.loads(SETS.joinpath(f"{set_name}.toml").read_text(encoding="utf-8"))
-    data = read_translation(f"{set_name}.toml", lang)
+    data = read_translation(f"{set_name}.toml", lang, SETS_PACKAGE)
     assert data, f"{set_name}.{lang}.toml is missing"
     problems = []
     for field in ("name", "description"):
@@ -69,8 +70,8 @@ def test_crazy_creatures_texts_are_translated(lang: str) -> None:
 
 
 def test_the_established_terms_are_in_the_card_texts() -> None:
-    es = read_translation("classic.toml", "es")["cards"]
-    ru = read_translation("classic.toml", "ru")["cards"]
+    es = read_translation("classic.toml", "es", SETS_PACKAGE)["cards"]
+    ru = read_translation("classic.toml", "ru", SETS_PACKAGE)["cards"]
     assert "Muerte prematura" in es["was-jilted-at-the-lychgate"]["text"]
     assert "Преждевременную смерть" in ru["was-jilted-at-the-lychgate"]["text"]
     assert "límite de robo" in es["inherited-a-menagerie"]["text"]

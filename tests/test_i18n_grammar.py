@@ -19,8 +19,8 @@ import gloomtable.games.gloom.messages as GM
 from gloomtable.games import make_game
 from gloomtable.games.creatures.hooks.text import CreaturesVoice
 from gloomtable.games.gloom.deck import load_deck
+from gloomtable.games.gloom.hooks.card_texts import GloomTexts
 from gloomtable.games.gloom.hooks.text import GloomVoice
-from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.events import fill
 from gloomtable.i18n.grammar import RU_CASES, Forms, propose_ru

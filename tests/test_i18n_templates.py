@@ -29,8 +29,8 @@ from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.deck import Deck, load_deck
 from gloomtable.games.gloom.hooks import narration as gloom_narration
 from gloomtable.games.gloom.hooks import text as gloom_text
+from gloomtable.games.gloom.hooks.card_texts import GloomTexts
 from gloomtable.games.gloom.hooks.text import GloomLocalizer, GloomVoice
-from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.catalog import translator
 from gloomtable.i18n.client import localizer_for
 from gloomtable.i18n.events import fill

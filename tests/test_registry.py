@@ -281,6 +281,8 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
         fits = entry.lesson_match(state, Expect(kind="pass"))
         assert all(isinstance(fits(a), bool) for a in legal)
     assert isinstance(entry.sets(), tuple) and isinstance(entry.schema().get("properties"), dict)
+    if entry.card_texts is not None:
+        assert entry.deck_texts(game, "es").name(0)
 
 
 def _small(name: str) -> dict[str, object]:

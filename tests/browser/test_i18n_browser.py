@@ -17,6 +17,7 @@ import pytest
 
 from conftest import shoot
 from gloomtable.games import registry
+from gloomtable.games.gloom.deck import SETS_PACKAGE
 from gloomtable.i18n.cards import read_translation
 from gloomtable.i18n.grammar import spanish_person
 from gloomtable.server.testing import LiveServer, ServerThread
@@ -76,8 +77,8 @@ def a_few_plays(page: Any, seed: int) -> None:
 
 
 def translated_card_names(lang: str) -> set[str]:
-    data = read_translation("classic.toml", lang)
-    english = read_translation("classic.toml", "en")  # {}: English has no file
+    data = read_translation("classic.toml", lang, SETS_PACKAGE)
+    english = read_translation("classic.toml", "en", SETS_PACKAGE)  # {}: English has no file
     assert english == {}
     return {c["name"] for c in data["cards"].values()}
 
@@ -178,7 +179,7 @@ def people(lang: str) -> list[str]:
 
     english = tomllib.loads(resources.files("gloomtable.games.gloom.sets").joinpath(
         "classic.toml").read_text(encoding="utf-8"))
-    data = read_translation("classic.toml", lang)
+    data = read_translation("classic.toml", lang, SETS_PACKAGE)
     return [data["cards"][c["id"]]["name"] for c in english["characters"]]
 
 
@@ -246,7 +247,7 @@ def test_a_whole_game_and_its_chronicle_read_cleanly(browser: Any, server: LiveS
         chronicle = page.inner_text("[data-testid=chronicle]")
         assert len(lines) > 30
         names = people(lang) if game == "gloom" else [
-            c["name"] for c in read_translation("gloomier.toml", lang)["cards"].values()]
+            c["name"] for c in read_translation("gloomier.toml", lang, SETS_PACKAGE)["cards"].values()]
         for line in [*lines, *chronicle.split("\n")]:
             for mark in ("{", "}", "**", "__", "Player ", " plays ", " died ", "survived", "Bot 2 (medium)"):
                 assert mark not in line, f"{mark!r} in {line!r}"

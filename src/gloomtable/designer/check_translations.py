@@ -12,7 +12,7 @@ from typing import Any
 
 from gloomtable.designer.check import Finding
 from gloomtable.games.gloom.cards import Deck
-from gloomtable.games.gloom.deck import KNOWN_ICONS
+from gloomtable.games.gloom.deck import KNOWN_ICONS, SETS_PACKAGE
 
 TABLES = ("set", "families", "cards", "icons")
 """The tables a Gloom translation file may have (``[icons.<id>]``: the name of an icon
@@ -84,9 +84,9 @@ def check_translation_files(decks: list[Deck]) -> list[Finding]:
             for lang in LANGUAGES:
                 if lang == "en":
                     continue
-                name, _where = translation_source(src, lang)
+                name, _where = translation_source(src, lang, SETS_PACKAGE)
                 try:
-                    data = read_translation(src, lang)
+                    data = read_translation(src, lang, SETS_PACKAGE)
                 except TranslationFileError as exc:
                     found.append(Finding("error", "translation-file", name, "(file)", "toml", str(exc)))
                     continue

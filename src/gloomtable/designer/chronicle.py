@@ -252,12 +252,11 @@ def build_chronicle(record: GameRecord, narrate: bool = True, allow_unfinished: 
 
 def _told_in(c: Chronicle, game: Any, lang: str) -> Chronicle:
     """``c`` with its names and lines in ``lang`` (the engine's English, re-rendered)."""
-    from gloomtable.i18n.cards import GloomTexts
     from gloomtable.i18n.client import localizer_for
 
     tr = translator(lang)
     loc = localizer_for(game, tr.lang)
-    texts = GloomTexts(game.deck, tr.lang)
+    texts = registry.entry(game.name).deck_texts(game, tr.lang)  # the game's own (its hooks)
     c.lang = tr.lang
     c.seat_names = [seat_label(name, tr) for name in c.seat_names]
     index_of = {card.name: card.index for card in game.deck.cards}

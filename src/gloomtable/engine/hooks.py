@@ -4,10 +4,10 @@ The registry (``games/registry.py``) holds one entry per game, and every part an
 layer asks of a game is typed by one of these: bots (``bots``), search's sampled states
 (:class:`Determinizer`), narration (:data:`Narrator`), the RL observation
 (:class:`Encoder`), the page's choices (:data:`Presenter`), the translated texts
-(:class:`Texts`, :class:`Voice`), how its told lines read (:class:`Teller`) and
-lessons (:data:`LessonMatcher`). The upper layers are written against these and
-nothing else, so a new game gives its own parts (from its own package, as
-``games/kuhn`` does) and no upper layer changes.
+(:class:`Texts`, :class:`Voice`), how its told lines read (:class:`Teller`),
+lessons (:data:`LessonMatcher`) and a printed deck's names (:class:`CardTexts`). The
+upper layers are written against these and nothing else, so a new game gives its own
+parts (from its own package, as ``games/kuhn`` does) and no upper layer changes.
 
 Views stay what the engine protocol says, ``Mapping[str, Any]``; a part that knows its
 game narrows the view to that game's ``TypedDict`` once, behind a check of its shape.
@@ -204,3 +204,23 @@ class Teller(Protocol):
 
 LessonMatcher = Callable[[State, LessonExpect], Callable[[int], bool]]
 """(state, expect) -> a test of the learner's actions against the step."""
+
+
+@runtime_checkable
+class CardTexts(Protocol):
+    """A printed deck's names in one language, by card index (the chronicle asks)."""
+
+    def name(self, index: int, gender: str | None = None) -> str:
+        """The card's name; for ``gender`` (of the card it lies on) the form agreeing with it."""
+        ...
+
+    def gender(self, index: int) -> str:
+        """A person card's grammatical gender in this language."""
+        ...
+
+    def family_name(self, family_id: str) -> str: ...
+
+
+CardTextsFactory = Callable[[Game, str], CardTexts]
+"""(game, language) -> its deck's names in that language."""
+

@@ -31,6 +31,8 @@ from gloomtable.engine import ConfigError, Game, Rng, State
 from gloomtable.engine.hooks import (
     Bot,
     BotFactory,
+    CardTexts,
+    CardTextsFactory,
     Determinizer,
     Encoder,
     EncoderFactory,
@@ -146,6 +148,9 @@ class GameEntry:
     """The page's board script that draws its tables, a module of ``web/`` whose default
     export is the board class (``"gloom_table.js"``); None: the plain board, the view's
     facts and the choices as buttons (``web/buttons_board.js``)."""
+    card_texts: Hook[CardTextsFactory] | None = None
+    """Its printed deck's names in a language (``games/<game>/hooks/card_texts.py``,
+    asked by the chronicle); None: no deck of printed cards."""
     lesson_matcher: Hook[LessonMatcher] | None = None
     """What a lesson step asks for at its table (``games/<game>/hooks/lesson.py``, asked
     by ``learn/guide.py``); None: no lessons."""
@@ -207,6 +212,11 @@ class GameEntry:
 
     def voice_for(self, game: Game | None, translator: Translating) -> Voice:
         return self.voice.get()(game, translator)
+
+    def deck_texts(self, game: Game, lang: str) -> CardTexts:
+        if self.card_texts is None:
+            raise ConfigError(f"{self.name} has no deck of printed cards")
+        return self.card_texts.get()(game, lang)
 
     def lesson_match(self, state: State, expect: LessonExpect) -> Callable[[int], bool]:
         if self.lesson_matcher is None:

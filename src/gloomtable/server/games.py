@@ -69,7 +69,7 @@ def _set_names(gloom_sets: list[str], creature_sets: tuple[str, ...]) -> dict[st
     file name, not a title): a Gloom set's from its deck file and translation files, a
     Crazy Creatures set's from its set file (a variant names itself in its own words)."""
     from gloomtable.games.creatures.cards import set_named
-    from gloomtable.games.gloom.deck import load_deck
+    from gloomtable.games.gloom.deck import SETS_PACKAGE, load_deck
     from gloomtable.i18n import LANGUAGES
     from gloomtable.i18n.cards import read_translation
 
@@ -78,7 +78,7 @@ def _set_names(gloom_sets: list[str], creature_sets: tuple[str, ...]) -> dict[st
         deck = load_deck(set_id)
         names[set_id] = {"en": deck.name}
         for lang in LANGUAGES:
-            name = read_translation(deck.source, lang).get("set", {}).get("name")
+            name = read_translation(deck.source, lang, SETS_PACKAGE).get("set", {}).get("name")
             if lang != "en" and isinstance(name, str) and name:
                 names[set_id][lang] = name
     for set_id in creature_sets:

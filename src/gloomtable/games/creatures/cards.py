@@ -24,6 +24,8 @@ NUM_CREATURES = 48
 DNA_NUMBERS = (1, 6)
 COLOUR_KEYS_SHIPPED = ("red", "blue", "green", "yellow")
 SHIPPED_SET = "creatures"
+SETS_PACKAGE = "gloomtable.games.creatures"
+"""The package holding the shipped set's file (``creatures.toml``) and its translation files."""
 
 
 class CreatureSetError(GloomtableError, ValueError):
@@ -209,7 +211,7 @@ def parse_set(data: Any, source: str = "<data>") -> CreatureSet:
 def load_set(path: str | Path | None = None) -> CreatureSet:
     """Load a set file; ``None`` loads the shipped ``creatures.toml``."""
     if path is None:
-        ref = resources.files("gloomtable.games.creatures") / "creatures.toml"
+        ref = resources.files(SETS_PACKAGE) / f"{SHIPPED_SET}.toml"
         text, source = ref.read_text(encoding="utf-8"), "creatures.toml"
     else:
         try:

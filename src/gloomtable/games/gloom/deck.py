@@ -36,6 +36,8 @@ from gloomtable.games.gloom.deck_schema import json_schema as json_schema  # re-
 from gloomtable.games.gloom.effects import FOLLOWS, PRIMITIVES, WORTHS, allowed_in, step_icons, step_key
 
 SHIPPED_SETS = ("classic", "gloomier")
+SETS_PACKAGE = "gloomtable.games.gloom.sets"
+"""The package holding the shipped sets' files and their translation files."""
 
 
 _REGISTERED: dict[str, tuple[str, str]] = {}
@@ -392,7 +394,7 @@ def read_set(path_or_set: str | Path) -> tuple[str, str]:
     if name in _UPLOADED:
         return _UPLOADED[name]
     if name in SHIPPED_SETS:
-        res = resources.files("gloomtable.games.gloom.sets").joinpath(f"{name}.toml")
+        res = resources.files(SETS_PACKAGE).joinpath(f"{name}.toml")
         return f"{name}.toml", res.read_text(encoding="utf-8")
     path = Path(name)
     source = str(path)

@@ -14,6 +14,7 @@ from typing import Any
 
 from gloomtable.engine.hooks import (
     BotFactory,
+    CardTextsFactory,
     Determinizer,
     EncoderFactory,
     LessonMatcher,
@@ -95,6 +96,12 @@ def _voice() -> VoiceFactory:
     return GloomVoice
 
 
+def _card_texts() -> CardTextsFactory:
+    from gloomtable.games.gloom.hooks.card_texts import deck_texts
+
+    return deck_texts
+
+
 def _lesson_matcher() -> LessonMatcher:
     from gloomtable.games.gloom.hooks.lesson import gloom_matcher
 
@@ -119,6 +126,7 @@ GLOOM = GameEntry(
     mixes_sets=True, set_ids=Hook(_set_ids), deck_schema=Hook(_deck_schema),
     bots=Hook(_bots), determinizer=Hook(_determinizer), narrator=Hook(_narrator), teller=Hook(_teller),
     encoder=Hook(_encoder), presenter=Hook(_presenter), texts=Hook(_texts), voice=Hook(_voice),
+    card_texts=Hook(_card_texts),
     lesson_matcher=Hook(_lesson_matcher), rules_pictures=Hook(_rules_pictures),
     hidden_piles=("draw_pile",), tells_stories=True, board="gloom_table.js",
     lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),

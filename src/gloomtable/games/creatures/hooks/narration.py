@@ -84,7 +84,7 @@ def narrate_creatures(view: Mapping[str, Any], action: int, rng: Rng) -> str | N
 
 def _values(game: Game | None, tr: Translating, data: Mapping[str, Any]) -> dict[str, str]:
     from gloomtable.games.creatures.cards import CREATURE_SET, CREATURES
-    from gloomtable.i18n.cards import CreatureTexts
+    from gloomtable.games.creatures.hooks.card_texts import CreatureTexts
 
     card_set = getattr(game, "card_set", CREATURE_SET)
     keys = [c.key for c in card_set.colours]

@@ -6,8 +6,8 @@ from typing import Any
 
 from gloomtable.engine import DecisionKind
 from gloomtable.engine.hooks import Translating, View
+from gloomtable.games.creatures.hooks.card_texts import CreatureTexts
 from gloomtable.games.creatures.view import CreaturesView, creatures_view
-from gloomtable.i18n.cards import CreatureTexts
 from gloomtable.i18n.grammar import seats_list
 from gloomtable.i18n.markers import N_
 

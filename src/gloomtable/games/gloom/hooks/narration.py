@@ -182,7 +182,7 @@ def narrate_gloom(view: Mapping[str, Any], action: int, rng: Rng) -> str | None:
 
 
 def _values(game: Game | None, tr: Translating, data: Mapping[str, Any]) -> dict[str, str]:
-    from gloomtable.i18n.cards import GloomTexts
+    from gloomtable.games.gloom.hooks.card_texts import GloomTexts
 
     deck: Deck | None = getattr(game, "deck", None)  # a Gloom game's, or a stand-in's with one
     if deck is None:

@@ -11,8 +11,8 @@ from typing import Any
 from gloomtable.engine import DecisionKind
 from gloomtable.engine.hooks import Translating, View
 from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.hooks.card_texts import GloomTexts
 from gloomtable.games.gloom.view import CharacterView, GloomView, StoryView, gloom_view
-from gloomtable.i18n.cards import GloomTexts
 from gloomtable.i18n.grammar import Forms, seats_list
 from gloomtable.i18n.markers import N_, NG_
 
