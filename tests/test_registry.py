@@ -283,6 +283,14 @@ def test_every_entry_point_resolves_and_answers(name: str) -> None:
     assert isinstance(entry.sets(), tuple) and isinstance(entry.schema().get("properties"), dict)
     if entry.card_texts is not None:
         assert entry.deck_texts(game, "es").name(0)
+    if entry.decks is not None:  # its deck files at the server, shared by the games on one deck language
+        from gloomtable.engine.hooks import Decks
+
+        decks = entry.decks.get()
+        assert isinstance(decks, Decks) and decks in registry.decks()
+        offered = decks.offered()
+        assert offered and set(offered) <= set(entry.sets())
+        assert all(decks.set_names(offered)[s]["en"] for s in offered)
 
 
 def _small(name: str) -> dict[str, object]:

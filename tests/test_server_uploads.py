@@ -97,6 +97,39 @@ def test_a_translation_naming_what_its_deck_has_not_is_warned_of() -> None:
     assert "harbour.es.toml: [deaths]: field deaths: no such table" in text
 
 
+def test_each_game_reads_its_own_uploads_and_a_game_without_decks_takes_none(tmp_path: Path) -> None:
+    """issue 33: an upload is read by the game whose deck files have its shape (the
+    registry's ``decks``); a table of a game with none (Kuhn poker) refuses every upload."""
+    from gloomtable.engine import ConfigError
+    from gloomtable.games import registry
+    from gloomtable.server.store import open_store
+    from gloomtable.server.uploads import upload_rows
+
+    assert registry.entry("kuhn").decks is None
+    assert registry.entry("gloom").decks is not None and registry.entry("gloomier").decks is not None
+    assert [d.kind for d in registry.decks()] == ["deck", "variant"]  # Gloomier shares Gloom's
+    zoo = (EXAMPLES / "night-zoo.toml").read_text()
+    variant = check_upload(json.dumps({"deck": zoo, "file": "night-zoo.toml"}).encode(), ("en",))
+    assert variant["ok"] and variant["kind"] == "variant" and variant["cards"] > 0, variant
+    odd = check_upload(json.dumps({"deck": "colours = 1"}).encode(), ("en",))  # no game's shape
+    assert not odd["ok"] and odd["message"].startswith("deck.toml: "), odd  # Gloom's reader says why
+    store = open_store(tmp_path / "s.db")
+    try:
+        rows = [DeckRow("up-" + "a" * 20, "deck", "Harbour", json.dumps({"deck": DECK}), "o", 1.0, 1.0),
+                DeckRow("up-" + "b" * 20, "variant", "Zoo", json.dumps({"deck": zoo}), "o", 1.0, 1.0)]
+        for row in rows:
+            store.put_deck(row)
+        with pytest.raises(ConfigError, match="is a Gloom deck, not one for kuhn"):
+            upload_rows(store, "kuhn", {"sets": [rows[0].key]})
+        with pytest.raises(ConfigError, match="is a Crazy Creatures set, not one for kuhn"):
+            upload_rows(store, "kuhn", {"sets": [rows[1].key]})
+        with pytest.raises(ConfigError, match="is a Crazy Creatures set, not one for gloomier"):
+            upload_rows(store, "gloomier", {"sets": [rows[1].key]})
+        assert upload_rows(store, "gloomier", {"sets": [rows[0].key]}) == [rows[0]]
+    finally:
+        store.close()
+
+
 @pytest.mark.slow
 def test_an_uploaded_deck_plays_at_a_table_by_key_and_comes_back_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "tables.db"

@@ -80,6 +80,38 @@ def gallery_data_from_text(text: str, source: str = "uploaded deck") -> dict[str
     return faces_of(build_deck(data, source))
 
 
+def text_faces(text: str) -> tuple[dict[str, Any] | None, str, list[str]]:
+    """(the faces, "", []) of a deck sent as TOML text, or (None, what is wrong, every
+    problem): plain values, so the server's worker sends them back whole."""
+    from gloomtable.games.gloom.deck import DeckError
+
+    try:
+        return gallery_data_from_text(text), "", []
+    except DeckError as exc:
+        return None, str(exc).split("\n")[0], list(exc.problems)
+
+
+def gallery_sets() -> tuple[str, ...]:
+    """The sets the gallery shows by id: the shipped ones, then ``gloom serve --sets``'."""
+    from gloomtable.games.gloom.deck import shipped_sets
+
+    return shipped_sets()
+
+
+def is_packaged(name: str) -> bool:
+    """Whether set ``name`` ships in the package (so a worker process reads it too)."""
+    from gloomtable.games.gloom.deck import SHIPPED_SETS
+
+    return name in SHIPPED_SETS
+
+
+def set_text(name: str) -> str:
+    """The deck file's text of a set this process knows by id."""
+    from gloomtable.games.gloom.deck import read_set
+
+    return read_set(name)[1]
+
+
 _IMPORT = re.compile(r'^import \{[^}]*\} from "\./[\w.-]+\.js";\n', re.M)
 _EXPORT = re.compile(r"^export (?=(?:async )?function |const |let |class )", re.M)
 _DECL = re.compile(r"^(?:async )?(?:function\*? |const |let |class )([A-Za-z_$][\w$]*)", re.M)

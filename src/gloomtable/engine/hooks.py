@@ -5,9 +5,10 @@ layer asks of a game is typed by one of these: bots (``bots``), search's sampled
 (:class:`Determinizer`), narration (:data:`Narrator`), the RL observation
 (:class:`Encoder`), the page's choices (:data:`Presenter`), the translated texts
 (:class:`Texts`, :class:`Voice`), how its told lines read (:class:`Teller`),
-lessons (:data:`LessonMatcher`) and a printed deck's names (:class:`CardTexts`). The
-upper layers are written against these and nothing else, so a new game gives its own
-parts (from its own package, as ``games/kuhn`` does) and no upper layer changes.
+lessons (:data:`LessonMatcher`), a printed deck's names (:class:`CardTexts`) and its
+deck files at the server (:class:`Decks`). The upper layers are written against these and
+nothing else, so a new game gives its own parts (from its own package, as
+``games/kuhn`` does) and no upper layer changes.
 
 Views stay what the engine protocol says, ``Mapping[str, Any]``; a part that knows its
 game narrows the view to that game's ``TypedDict`` once, behind a check of its shape.
@@ -16,8 +17,10 @@ game narrows the view to that game's ``TypedDict`` once, behind a check of its s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from gloomtable.engine.errors import GloomtableError
 from gloomtable.engine.protocol import Game, State
 from gloomtable.engine.rng import Rng
 
@@ -224,3 +227,78 @@ class CardTexts(Protocol):
 CardTextsFactory = Callable[[Game, str], CardTexts]
 """(game, language) -> its deck's names in that language."""
 
+
+class DeckProblems(GloomtableError, ValueError):
+    """A deck file a game cannot play: a headline and every problem, each naming where
+    (the answer to an upload lists them all)."""
+
+    def __init__(self, message: str, problems: list[str]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedDeck:
+    """An uploaded deck that passed its game's checks: plain values (they cross from
+    the server's worker process)."""
+
+    name: str
+    cards: int
+    warnings: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Decks(Protocol):
+    """A game's deck files at the server: uploaded in the lobby (``server/uploads.py``),
+    given to ``gloom serve --sets`` (``server/run.py``) and offered in the lobby's form
+    (``server/games.py``). A game without deck files gives none."""
+
+    kind: str
+    """What a stored upload of this game's is (``deck``, ``variant``): a stored row
+    says by it whose decks read it, and a table of the game takes only its own."""
+    what: str
+    """One of its decks, as a refusal names it (``a Gloom deck``)."""
+    listing: str
+    """The field of ``/api/games`` that lists the sets its tables may name (``gloom_sets``)."""
+    gallery: bool
+    """The card gallery shows its uploads (``/gallery?deck=<key>``)."""
+
+    def claims(self, data: Mapping[str, Any]) -> bool:
+        """Whether a deck file's TOML has this game's shape. A file no game claims is
+        read by the first game that has decks, whose reader says what is wrong."""
+        ...
+
+    def check(self, text: str, file: str) -> CheckedDeck:
+        """An uploaded deck's TOML ``text`` read and checked as ``gloom deck check``
+        would (in the server's worker); :class:`DeckProblems` naming every problem."""
+        ...
+
+    def translation_warnings(self, text: str, file: str, lang: str, data: Mapping[str, Any]) -> list[str]:
+        """What an uploaded translation file (``data``, read) names that the checked
+        deck ``text`` has not, so it would never show."""
+        ...
+
+    def register_upload(self, key: str, text: str, translations: Mapping[str, str]) -> None:
+        """Make a checked upload playable in this process by ``key``, with its
+        translation files by language."""
+        ...
+
+    def uploaded(self) -> tuple[str, ...]:
+        """The keys of the uploads registered in this process."""
+        ...
+
+    def offered(self) -> tuple[str, ...]:
+        """The set ids the lobby offers (shipped, then ``gloom serve --sets``), each one
+        that loads here."""
+        ...
+
+    def set_names(self, set_ids: Iterable[str]) -> dict[str, dict[str, str]]:
+        """Each set's name by language, for the lobby's labels (an id is a file name)."""
+        ...
+
+    def register_file(self, path: str) -> str:
+        """``gloom serve --sets``: make the deck file at ``path`` playable by its set id;
+        the line announcing it, or :class:`~gloomtable.engine.errors.GloomtableError`
+        saying why not (with every problem, one a line)."""
+        ...

@@ -49,6 +49,9 @@ from gloomtable.engine.hooks import (
     Voice,
     VoiceFactory,
 )
+from gloomtable.engine.hooks import (
+    Decks as DeckFiles,
+)
 
 Decks = Mapping[str, Mapping[str, str]]
 """The copies of its decks a record carries (:attr:`GameRecord.decks`)."""
@@ -151,6 +154,10 @@ class GameEntry:
     card_texts: Hook[CardTextsFactory] | None = None
     """Its printed deck's names in a language (``games/<game>/hooks/card_texts.py``,
     asked by the chronicle); None: no deck of printed cards."""
+    decks: Hook[DeckFiles] | None = None
+    """Its deck files at the server: uploaded, given to ``gloom serve --sets``, offered in
+    the lobby (``server/uploads.py``, ``server/games.py``, ``server/run.py``); None: it
+    has none, and an upload is refused for it. Games on one deck language share theirs."""
     lesson_matcher: Hook[LessonMatcher] | None = None
     """What a lesson step asks for at its table (``games/<game>/hooks/lesson.py``, asked
     by ``learn/guide.py``); None: no lessons."""
@@ -282,6 +289,21 @@ def entries() -> tuple[GameEntry, ...]:
 def find(name: object) -> GameEntry | None:
     """The entry of ``name``, or None (a view or a client may name anything)."""
     return _registry().get(name) if isinstance(name, str) else None
+
+
+def decks() -> tuple[DeckFiles, ...]:
+    """Every game's deck files, once each (Gloom and Gloomier share theirs), in
+    registration order: the first reads a file no game claims."""
+    found: list[DeckFiles] = []
+    for e in _registry().values():
+        if e.decks is not None and all(d is not e.decks.get() for d in found):
+            found.append(e.decks.get())
+    return tuple(found)
+
+
+def decks_of_kind(kind: str) -> DeckFiles | None:
+    """The deck files whose stored uploads are of ``kind`` (None: no game's)."""
+    return next((d for d in decks() if d.kind == kind), None)
 
 
 def title_of(name: str) -> str:

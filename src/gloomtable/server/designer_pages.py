@@ -74,18 +74,6 @@ def _told(record_json: str, names: tuple[str, ...], stand_ins: frozenset[int], l
                            stand_ins=stand_ins, lang=lang)
 
 
-def _deck_faces(text: str) -> tuple[dict[str, Any] | None, str, list[str]]:
-    """(the faces, "", []) of a deck sent as TOML text, or (None, what is wrong, every
-    problem): the worker's answer, plain values that cross processes whole."""
-    from gloomtable.designer.gallery import gallery_data_from_text
-    from gloomtable.games.gloom.deck import DeckError
-
-    try:
-        return gallery_data_from_text(text), "", []
-    except DeckError as exc:
-        return None, str(exc).split("\n")[0], list(exc.problems)
-
-
 _SHIPPED: dict[str, dict[str, Any]] = {}
 """The gallery's faces of each shipped set, once the worker has read them."""
 
@@ -128,7 +116,7 @@ async def gallery_page() -> HTMLResponse:
 async def gallery_set(name: str, request: Request) -> dict[str, Any]:
     """The faces of a shipped set or a deck of ``gloom serve --sets``, by set id (the
     server reads no path a client names)."""
-    from gloomtable.games.gloom.deck import SHIPPED_SETS, read_set, shipped_sets
+    from gloomtable.designer.gallery import gallery_sets, is_packaged, set_text, text_faces
     from gloomtable.server.uploads import KEY, resolve_deck
 
     if KEY.fullmatch(name):  # a deck uploaded in the lobby: by its key, from the store
@@ -137,15 +125,15 @@ async def gallery_set(name: str, request: Request) -> dict[str, Any]:
             await lobby._in_store(resolve_deck, lobby.store, name)
         except ConfigError as exc:
             raise ServerError("not_found", str(exc), 404) from None
-    elif name not in shipped_sets():
-        raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(shipped_sets())}", 404)
+    elif name not in gallery_sets():
+        raise ServerError("not_found", f"no set {name!r}; sets: {', '.join(gallery_sets())}", 404)
     faces = _SHIPPED.get(name)
     if faces is None:
-        if name in SHIPPED_SETS:
+        if is_packaged(name):
             faces = await request.app.state.heavy.run("reading the set", _shipped_faces, name)
         else:  # the worker process has no registry: it is sent the deck's text
             faces, message, _problems = await request.app.state.heavy.run(
-                "reading the set", _deck_faces, read_set(name)[1])
+                "reading the set", text_faces, set_text(name))
             if faces is None:
                 raise ServerError("server_error", message, 500)
         _SHIPPED[name] = faces
@@ -166,7 +154,9 @@ async def gallery_upload(request: Request) -> Response:
     except UnicodeDecodeError:
         raise ServerError("bad_message", "a deck file is UTF-8 text") from None
     # A deck of up to --max-deck-body is read by the worker process.
-    faces, message, problems = await request.app.state.heavy.run("reading the deck", _deck_faces, text)
+    from gloomtable.designer.gallery import text_faces
+
+    faces, message, problems = await request.app.state.heavy.run("reading the deck", text_faces, text)
     if faces is None:
         return JSONResponse({"type": "error", "code": "bad_message", "message": message,
                              "problems": problems}, status_code=400)

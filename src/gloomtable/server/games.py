@@ -45,50 +45,17 @@ def _available(name: str, players: int) -> bool:
 
 @lru_cache(maxsize=1)
 def games_info() -> dict[str, Any]:
-    """The lobby form: each playable game, its seat range, options, bot levels and sets."""
-    from gloomtable.games.creatures.cards import registered_sets
-
+    """The lobby form: each playable game, its seat range, options, bot levels, and the
+    sets of each game's deck files (under the field its ``decks`` names) with their
+    names per language (a set's id is a file name, not a title)."""
     games = [{"name": e.name, **_form(e)} for e in registry.entries()
              if _available(e.name, e.lobby_players)]
-    sets = []
-    try:
-        from gloomtable.games.gloom.deck import SHIPPED_SETS, shipped_sets
-        for s in shipped_sets():
-            # a deck of gloom serve --sets was checked when registered; it may be meant
-            # only for mixing, so it need not seat a table alone
-            if _available("gloom", 3) and (s not in SHIPPED_SETS or _set_loads(s)):
-                sets.append(s)
-    except ImportError:
-        sets = ["classic"]
-    return {"games": games, "levels": list(LEVELS), "gloom_sets": sets,
-            "creature_sets": list(registered_sets()), "set_names": _set_names(sets, registered_sets())}
-
-
-def _set_names(gloom_sets: list[str], creature_sets: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    """Each offered set's name per language, for the lobby's labels (a set's id is a
-    file name, not a title): a Gloom set's from its deck file and translation files, a
-    Crazy Creatures set's from its set file (a variant names itself in its own words)."""
-    from gloomtable.games.creatures.cards import set_named
-    from gloomtable.games.gloom.deck import SETS_PACKAGE, load_deck
-    from gloomtable.i18n import LANGUAGES
-    from gloomtable.i18n.cards import read_translation
-
+    info: dict[str, Any] = {"games": games, "levels": list(LEVELS)}
     names: dict[str, dict[str, str]] = {}
-    for set_id in gloom_sets:
-        deck = load_deck(set_id)
-        names[set_id] = {"en": deck.name}
-        for lang in LANGUAGES:
-            name = read_translation(deck.source, lang, SETS_PACKAGE).get("set", {}).get("name")
-            if lang != "en" and isinstance(name, str) and name:
-                names[set_id][lang] = name
-    for set_id in creature_sets:
-        names.setdefault(set_id, {"en": set_named(set_id).name})
-    return names
-
-
-def _set_loads(set_id: str) -> bool:
-    try:
-        make_game("gloom", {"players": 3, "sets": [set_id]})
-    except (GloomtableError, ValueError):
-        return False
-    return True
+    for decks in registry.decks():
+        offered = decks.offered()
+        info[decks.listing] = list(offered)
+        for set_id, named in decks.set_names(offered).items():
+            names.setdefault(set_id, named)  # the first game's, should two share an id
+    info["set_names"] = names
+    return info

@@ -77,32 +77,27 @@ def header_deadline_protocol(seconds: float) -> type:
 
 
 def register_sets(paths: Iterable[str], announce: Callable[[str], None] = print) -> None:
-    """``--sets``: each file is a Gloom deck or a Crazy Creatures variant, told apart by
-    its shape, and registered by its id so tables may name it; a broken one stops the
-    start with the deck checker's own messages."""
-    from gloomtable.designer.commands import is_creature_set
+    """``--sets``: each file is a deck file of the game whose shape it has (a Gloom deck,
+    a Crazy Creatures variant: the registry's ``decks`` tell), registered by its id so
+    tables may name it; a broken one stops the start with the game's checker's messages."""
     from gloomtable.engine import GloomtableError
-    from gloomtable.games.creatures.cards import register_set
-    from gloomtable.games.gloom.deck import DeckError, register_deck
+    from gloomtable.engine.textdata import TextDataError, load_toml
+    from gloomtable.games import registry
 
+    games = registry.decks()
     for path in paths:
         try:
-            if is_creature_set(path):
-                found = register_set(path)
-                announce(f"Crazy Creatures variant {found.id!r} ({found.name}) from {path}")
-                continue
-            deck = register_deck(path)
-        except DeckError as exc:
-            print(f"error: --sets: {path} is not a playable Gloom deck ({len(exc.problems)} "
-                  "problem(s); `gloom deck check` says the same):", file=sys.stderr)
-            for problem in exc.problems:
-                print(f"  {exc.source}: {problem}", file=sys.stderr)
-            raise SystemExit(2) from None
+            data = load_toml(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, TextDataError):
+            data = {}  # the first game's reader says what is wrong with it
+        decks = next((d for d in games if d.claims(data)), games[0] if games else None)
+        try:
+            if decks is None:
+                raise GloomtableError(f"{path}: no game here takes deck files")
+            announce(decks.register_file(path))
         except GloomtableError as exc:
             print(f"error: --sets: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
-        announce(f"Gloom deck {deck.id!r} ({deck.name}) from {path}: tables may mix it as "
-                 f"sets = [\"classic\", \"{deck.id}\"]")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,

@@ -1,5 +1,7 @@
 """Decks uploaded in the lobby: a designer's Gloom deck or Crazy Creatures variant,
 with its translation files, played at online tables (docs/decks.md, "Online tables").
+Each game reads, checks and registers its own deck files (the registry's ``decks``,
+:class:`~gloomtable.engine.hooks.Decks`); this module names no game.
 
 The upload is hostile until checked: its body is bounded (``--upload-max-bytes``)
 and read within ``--body-timeout``, then parsed and checked in the heavy worker
@@ -30,6 +32,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from gloomtable.engine import ConfigError
+from gloomtable.engine.hooks import DeckProblems
+from gloomtable.games import registry
 from gloomtable.server.errors import ServerError
 from gloomtable.server.store_decks import DeckRow
 
@@ -43,10 +47,6 @@ FILE_NAME = re.compile(r"[\w .()-]{1,80}")
 """A deck file's name as the uploader's page sends it (only shown in messages)."""
 MAX_LANGS = 16
 """Translation files one upload may carry at most (we ship fewer languages)."""
-
-DECK, VARIANT = "deck", "variant"
-"""The two kinds of upload: a Gloom deck file (for the games that mix sets) and a
-Crazy Creatures variant set (for the game that plays one set)."""
 
 router = APIRouter()
 
@@ -104,14 +104,20 @@ def check_upload(raw: bytes, languages: tuple[str, ...]) -> dict[str, Any]:
         data = load_toml(deck)
     except TextDataError as exc:
         return refused(f"{file}: {exc}")
-    kind = VARIANT if "set" not in data and "colours" in data and "numbers" in data else DECK
-    found = _check_gloom(deck, file) if kind == DECK else _check_creatures(deck, file)
-    if not found["ok"]:
-        return found
+    games = registry.decks()
+    if not games:
+        return refused("no game here takes deck files")
+    decks = next((d for d in games if d.claims(data)), games[0])  # the first says what is wrong
+    kind = decks.kind
+    try:
+        checked = decks.check(deck, file)
+    except DeckProblems as exc:
+        return refused(exc.message, exc.problems)
     from gloomtable.i18n.cards import TranslationFileError, parse_translation
 
-    names = {"en": found["name"]}
-    warnings: list[str] = list(found.pop("warnings", []))
+    found = {"ok": True, "name": checked.name, "cards": checked.cards}
+    names = {"en": checked.name}
+    warnings = list(checked.warnings)
     for lang, text in sorted(translations.items()):
         try:
             parsed = parse_translation(f"{stem}.{lang}.toml", text)
@@ -121,50 +127,12 @@ def check_upload(raw: bytes, languages: tuple[str, ...]) -> dict[str, Any]:
         name = parsed.get("set", {}).get("name")
         if isinstance(name, str) and name.strip():
             names[lang] = name.strip()[:80]
-        if kind == DECK:
-            warnings += _translation_findings(deck, file, lang, parsed)
+        warnings += decks.translation_warnings(deck, file, lang, parsed)
     if problems:
         return refused(problems[0], problems)
     bundle = json.dumps({"file": file, "deck": deck, "translations": translations}, ensure_ascii=False)
     return {**found, "key": upload_key(kind, deck, translations), "kind": kind, "names": names,
             "bundle": bundle, "warnings": warnings}
-
-
-def _check_gloom(text: str, file: str) -> dict[str, Any]:
-    from gloomtable.designer.check import check_decks
-    from gloomtable.games.gloom.deck import DeckError, parse_deck
-
-    try:
-        deck = parse_deck(text, file)
-    except DeckError as exc:
-        return {"ok": False, "message": f"{file}: {len(exc.problems)} problem(s)",
-                "problems": [f"{exc.source}: {p}" for p in exc.problems]}
-    findings = check_decks([deck])
-    warnings = [f.line() for f in findings if f.severity != "error"]
-    errors = [f.line() for f in findings if f.severity == "error"]
-    if errors:
-        return {"ok": False, "message": f"{file}: {len(errors)} problem(s)", "problems": errors}
-    return {"ok": True, "name": deck.name, "cards": len(deck.cards), "warnings": warnings}
-
-
-def _check_creatures(text: str, file: str) -> dict[str, Any]:
-    from gloomtable.games.creatures.cards import CreatureSetError, parse_set_text
-
-    try:
-        found = parse_set_text(text, file)
-    except CreatureSetError as exc:
-        lines = [f"{exc.source}: {p}" for p in exc.problems] or [str(exc)]
-        return {"ok": False, "message": f"{file}: {len(lines)} problem(s)", "problems": lines}
-    return {"ok": True, "name": found.name, "cards": len(found.creatures), "warnings": []}
-
-
-def _translation_findings(text: str, file: str, lang: str, data: dict[str, Any]) -> list[str]:
-    """What a translation names that its deck has not (so it would never show)."""
-    from gloomtable.designer.check_translations import translation_findings
-    from gloomtable.games.gloom.deck import parse_deck
-
-    stem = file.rsplit(".toml", 1)[0]
-    return [f.line() for f in translation_findings(parse_deck(text, file), lang, data, f"{stem}.{lang}.toml")]
 
 
 # --- in the server -------------------------------------------------------------------
@@ -173,46 +141,35 @@ def _translation_findings(text: str, file: str, lang: str, data: dict[str, Any])
 def register_row(row: DeckRow) -> None:
     """Make a stored upload playable in this process by its key (a table built, a
     table read back after a restart, or on another process of the site)."""
+    decks = registry.decks_of_kind(row.kind)
+    if decks is None:
+        raise ConfigError(f"the uploaded deck {row.key!r} is of no game here")
     bundle = json.loads(row.bundle)
-    if row.kind == VARIANT:
-        from gloomtable.games.creatures.cards import register_uploaded as register_variant
-
-        register_variant(row.key, bundle["deck"])
-        return
-    from gloomtable.games.gloom.deck import register_uploaded
-    from gloomtable.i18n.cards import register_translations
-
-    register_translations(f"{row.key}.toml", bundle.get("translations", {}))
-    register_uploaded(row.key, bundle["deck"])
+    decks.register_upload(row.key, bundle["deck"], bundle.get("translations", {}))
 
 
 def _known(key: str) -> str | None:
     """The kind of an upload registered here (None: not yet)."""
-    from gloomtable.games.creatures.cards import _UPLOADED as VARIANTS
-    from gloomtable.games.gloom.deck import uploaded_sets
-
-    if key in uploaded_sets():
-        return DECK
-    return VARIANT if key in VARIANTS else None
+    return next((d.kind for d in registry.decks() if key in d.uploaded()), None)
 
 
 def upload_rows(store: Store, game: str, config: Mapping[str, Any]) -> list[DeckRow]:
     """The stored uploads ``config`` names (by key); a key no upload has, or an upload
     of the other game, is a :class:`ConfigError`."""
-    from gloomtable.games import registry
-
     sets = config.get("sets") or []
     keys = [s for s in sets if isinstance(s, str) and KEY.fullmatch(s)]
     if not keys:
         return []
-    want = DECK if registry.entry(game).mixes_sets else VARIANT
+    own = registry.entry(game).decks
+    want = None if own is None else own.get().kind  # a game without deck files takes none
     rows = []
     for key in keys:
         row = store.get_deck(key)
         if row is None:
             raise ConfigError(f"no uploaded deck {key!r} (it may have expired); upload it again")
         if row.kind != want:
-            what = "a Gloom deck" if row.kind == DECK else "a Crazy Creatures set"
+            theirs = registry.decks_of_kind(row.kind)
+            what = f"a deck of kind {row.kind!r}" if theirs is None else theirs.what
             raise ConfigError(f"the uploaded deck {key!r} is {what}, not one for {game}")
         rows.append(row)
     return rows
@@ -233,9 +190,10 @@ def resolve(store: Store, game: str, config: Mapping[str, Any]) -> dict[str, str
 
 
 def resolve_deck(store: Store, key: str) -> None:
-    """Register the uploaded Gloom deck ``key`` (the gallery's); :class:`ConfigError` if none."""
+    """Register the uploaded Gloom deck ``key`` (the gallery's, which shows the decks of
+    a game whose ``decks`` has a gallery); :class:`ConfigError` if none."""
     row = store.get_deck(key)
-    if row is None or row.kind != DECK:
+    if row is None or not _in_gallery(row.kind):
         raise ConfigError(f"no uploaded Gloom deck {key!r} (it may have expired)")
     register_rows([row])
 
@@ -248,10 +206,15 @@ def expire(store: Store, days: float) -> int:
     return gone
 
 
+def _in_gallery(kind: str) -> bool:
+    decks = registry.decks_of_kind(kind)
+    return decks is not None and decks.gallery
+
+
 def _answer(row: DeckRow) -> dict[str, Any]:
     names = json.loads(row.bundle).get("names") or {"en": row.name}
     return {"key": row.key, "kind": row.kind, "name": row.name, "names": names,
-            "gallery": f"/gallery?deck={row.key}" if row.kind == DECK else None}
+            "gallery": f"/gallery?deck={row.key}" if _in_gallery(row.kind) else None}
 
 
 def _client(request: Request) -> str:

@@ -268,6 +268,11 @@ def register_uploaded(key: str, text: str) -> CreatureSet:
     return found
 
 
+def uploaded_sets() -> tuple[str, ...]:
+    """The keys of the uploaded variants this process knows."""
+    return tuple(_UPLOADED)
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a Crazy Creatures set file (``gloom deck schema``)."""
     schema = SetSpec.model_json_schema()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gloomtable.engine.hooks import (
     BotFactory,
+    Decks,
     Determinizer,
     EncoderFactory,
     LessonMatcher,
@@ -90,6 +91,12 @@ def _voice() -> VoiceFactory:
     return CreaturesVoice
 
 
+def _decks() -> Decks:
+    from gloomtable.games.creatures.decks import DECKS
+
+    return DECKS
+
+
 def _lesson_matcher() -> LessonMatcher:
     from gloomtable.games.creatures.hooks.lesson import creatures_matcher
 
@@ -105,5 +112,5 @@ ENTRIES = (GameEntry(
     board="creatures_table.js",
     deck_schema=Hook(_deck_schema), bots=Hook(_bots), determinizer=Hook(_determinizer),
     narrator=Hook(_narrator), teller=Hook(_teller), encoder=Hook(_encoder), presenter=Hook(_presenter),
-    texts=Hook(_texts), voice=Hook(_voice), lesson_matcher=Hook(_lesson_matcher),
+    texts=Hook(_texts), voice=Hook(_voice), decks=Hook(_decks), lesson_matcher=Hook(_lesson_matcher),
     spiel_params={"players": 3, "rounds": 0, "turn_cap": 2000, "sets": "creatures"}),)

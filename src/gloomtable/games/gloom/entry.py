@@ -15,6 +15,7 @@ from typing import Any
 from gloomtable.engine.hooks import (
     BotFactory,
     CardTextsFactory,
+    Decks,
     Determinizer,
     EncoderFactory,
     LessonMatcher,
@@ -102,6 +103,12 @@ def _card_texts() -> CardTextsFactory:
     return deck_texts
 
 
+def _decks() -> Decks:
+    from gloomtable.games.gloom.hooks.decks import DECKS
+
+    return DECKS
+
+
 def _lesson_matcher() -> LessonMatcher:
     from gloomtable.games.gloom.hooks.lesson import gloom_matcher
 
@@ -126,7 +133,7 @@ GLOOM = GameEntry(
     mixes_sets=True, set_ids=Hook(_set_ids), deck_schema=Hook(_deck_schema),
     bots=Hook(_bots), determinizer=Hook(_determinizer), narrator=Hook(_narrator), teller=Hook(_teller),
     encoder=Hook(_encoder), presenter=Hook(_presenter), texts=Hook(_texts), voice=Hook(_voice),
-    card_texts=Hook(_card_texts),
+    card_texts=Hook(_card_texts), decks=Hook(_decks),
     lesson_matcher=Hook(_lesson_matcher), rules_pictures=Hook(_rules_pictures),
     hidden_piles=("draw_pile",), tells_stories=True, board="gloom_table.js",
     lobby_options=({"key": "sets", "kind": "sets"}, *_EDITION_BEGINNER),
