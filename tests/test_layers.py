@@ -236,6 +236,42 @@ def test_a_games_hooks_sit_above_the_frameworks_and_below_the_server() -> None:
         "imports gloomtable.games.gloom.hooks.text"]
 
 
+GENERIC = ("server", "bots", "rl", "learn", "i18n")
+"""The layers written against the registry and the Protocols of ``engine/hooks.py``
+only (issue 33): they import ``games`` itself (the registry, the views, the
+catalogue), never one game's package or hooks."""
+GAME_IMPORTS_ALLOWED: dict[str, str] = {}
+"""``module imports game module`` -> why it may. None is left: a game's deck files,
+card texts, responses and boards all come through the registry."""
+
+
+def _game_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a game's package (rules, hooks or entry) by a :data:`GENERIC` layer."""
+    return sorted(f"{mod} imports {other}" for mod, found in graph.items() if _unit(mod) in GENERIC
+                  for other in found if _unit(other).startswith("games."))
+
+
+def test_the_generic_layers_import_no_game() -> None:
+    """issue 33: adding a game touches its own package, its translations and its board
+    script, nothing else; so the server, bots, RL, lessons and translations name no
+    game's package, and ask the registry's entry instead (a function-body import counts)."""
+    bad = [line for line in _game_imports(_import_graph(PKG)) if line not in GAME_IMPORTS_ALLOWED]
+    assert not bad, "ask the registry instead:\n" + "\n".join(bad)
+    stale = set(GAME_IMPORTS_ALLOWED) - set(_game_imports(_import_graph(PKG)))
+    assert not stale, f"no longer imported, drop from GAME_IMPORTS_ALLOWED: {sorted(stale)}"
+
+
+def test_the_game_import_check_finds_one() -> None:
+    graph = {"gloomtable.server.uploads": {"gloomtable.games.gloom.deck", "gloomtable.games.registry"},
+             "gloomtable.i18n.cards": {"gloomtable.games.creatures"},
+             "gloomtable.bots.narration": {"gloomtable.games.kuhn.entry", "gloomtable.games.views"},
+             "gloomtable.designer.check": {"gloomtable.games.gloom.deck"}}
+    assert _game_imports(graph) == [
+        "gloomtable.bots.narration imports gloomtable.games.kuhn.entry",
+        "gloomtable.i18n.cards imports gloomtable.games.creatures",
+        "gloomtable.server.uploads imports gloomtable.games.gloom.deck"]
+
+
 def test_no_import_cycle_between_subpackages() -> None:
     units, why = _unit_graph(_import_graph(PKG))
     cycle = _cycle(units)
