@@ -351,3 +351,29 @@ def test_a_move_reads_its_checks_by_primary_key_even_in_a_schema_never_analyzed(
             assert got is not None and got.actions == [1, 1]  # and the move was stored
         finally:
             store.close()
+
+
+def test_a_group_larger_than_the_socket_takes_at_once_is_written_whole() -> None:
+    """The link writes a group on the loop without blocking: what the socket does not
+    take at once is written when it can take more (here a narration of 8 MB, far past
+    any socket buffer, while other moves share the group)."""
+    with fresh_schema() as url:
+        raw = PostgresStore(url)
+        guard = GuardedStore(raw, timeout=60)
+        try:
+            for tid in ("t1", "t2"):
+                raw.create_table(row(tid))
+            long = "x" * (8 << 20)
+
+            async def main() -> list[BaseException | None]:
+                got = await asyncio.gather(guard.commit_action("t1", 0, 3, 0, "person", long, False),
+                                           guard.commit_action("t2", 0, 4, 0, "person", "short", False),
+                                           return_exceptions=True)
+                return list(got)
+
+            assert asyncio.run(main()) == [None, None]
+            one, two = raw.load("t1"), raw.load("t2")
+            assert one is not None and one.narration == {0: long}
+            assert two is not None and two.actions == [4] and two.narration == {0: "short"}
+        finally:
+            guard.close()
