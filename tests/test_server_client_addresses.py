@@ -38,7 +38,7 @@ def serve(tmp_path: Path, name: str, *args: str) -> LiveServer:
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with serve(tmp_path_factory.mktemp("addresses"), "proxied",
-               "--create-rate", "2/minute", "--sockets-per-ip", "2") as srv:
+               "--create-rate", "2/hour", "--sockets-per-ip", "2") as srv:
         yield srv
 
 
@@ -54,7 +54,7 @@ def test_client_keys() -> None:
 
 
 def test_an_ipv6_network_is_one_client_for_the_http_rates(proxied: LiveServer) -> None:
-    """Three addresses of one /64 share its two creations a minute; the next /64 has
+    """Three addresses of one /64 share its two creations an hour; the next /64 has
     its own, and so does an IPv4 client, however its address is written."""
     assert create_from(proxied, "2001:db8:7:1::1") == 201
     assert create_from(proxied, "2001:db8:7:1::2") == 201
@@ -89,7 +89,7 @@ def test_an_ipv6_network_is_one_client_for_open_sockets(proxied: LiveServer) -> 
 def test_the_prefix_is_a_flag(tmp_path: Path) -> None:
     """``--ipv6-prefix 128`` counts every IPv6 address alone (a site that knows its
     clients share no networks); a prefix longer than an address is refused at start."""
-    with serve(tmp_path, "per-address", "--create-rate", "1/minute", "--ipv6-prefix", "128") as srv:
+    with serve(tmp_path, "per-address", "--create-rate", "1/hour", "--ipv6-prefix", "128") as srv:
         assert create_from(srv, "2001:db8:7:1::1") == 201
         assert create_from(srv, "2001:db8:7:1::2") == 201
         assert create_from(srv, "2001:db8:7:1::1") == 429
@@ -102,7 +102,7 @@ def test_without_a_trusted_proxy_the_header_is_ignored(tmp_path: Path) -> None:
     """No ``--forwarded-allow-ips``: every request counts for its TCP peer, whatever
     ``X-Forwarded-For`` claims, so a client cannot pick its own address."""
     with ServerThread(tmp_path / "direct.db", shared_loopback=False,
-                      args=["--create-rate", "2/minute"]) as srv:
+                      args=["--create-rate", "2/hour"]) as srv:
         assert create_from(srv, "2001:db8:1::1") == 201
         assert create_from(srv, "2001:db8:2::1") == 201
         assert create_from(srv, "2001:db8:3::1") == 429

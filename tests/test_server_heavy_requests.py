@@ -88,11 +88,11 @@ def test_decks_are_read_off_the_event_loop(server: ServerProcess) -> None:
 
 @pytest.mark.slow
 def test_heavy_requests_have_a_rate_per_client(tmp_path: Path) -> None:
-    """``--heavy-rate 3/minute``: a fourth deck or chronicle from the same address is
+    """``--heavy-rate 3/hour``: a fourth deck or chronicle from the same address is
     429, whichever kind it is; lighter requests go on, and so do a shipped set's
     cards (read once)."""
     with ServerProcess(tmp_path / "rated.db", shared_loopback=False,
-                       args=["--heavy-rate", "3/minute"]) as srv:
+                       args=["--heavy-rate", "3/hour"]) as srv:
         assert httpx.post(srv.url + "/api/gallery", content="[set]\n", timeout=20).status_code == 400
         assert httpx.post(srv.url + "/api/gallery", content="[set]\n", timeout=20).status_code == 400
         assert httpx.get(srv.url + "/api/tables/anything/chronicle", timeout=20).status_code == 404
@@ -111,7 +111,7 @@ def test_tables_read_back_from_the_store_count_as_heavy(tmp_path: Path) -> None:
     ``--heavy-rate``; a table in memory is free to ask for, and a websocket to one
     more unknown id is refused too."""
     with ServerProcess(tmp_path / "lookups.db", shared_loopback=False,
-                       args=["--heavy-rate", "3/minute"]) as srv:
+                       args=["--heavy-rate", "3/hour"]) as srv:
         r = httpx.post(srv.url + "/api/tables", json={"seats": SEATS}, timeout=20)
         assert r.status_code == 201, r.text
         for _ in range(10):  # in memory: no replay, no count

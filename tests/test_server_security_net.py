@@ -208,7 +208,7 @@ def test_row3_again_is_counted_and_a_table_nobody_watches_is_not_played_again(tm
     from the first second played itself and was played again for ever with the copied
     token. Now ``again`` counts as a creation, and is refused while no person has a page
     of the table open; from a seat's page it still works."""
-    args = ["--create-rate", "4/minute"]
+    args = ["--create-rate", "4/hour"]
     with ServerThread(tmp_path / "t.db", args=args) as srv:
         alone = create_table(srv, seats=[{"kind": "person"}, {"kind": "bot", "level": "random"}],
                              replace_absent=True, absent_after=0, bot_delay_ms=0, listed=False)
@@ -225,7 +225,7 @@ def test_row3_again_is_counted_and_a_table_nobody_watches_is_not_played_again(tm
             r = again()
             assert r.status_code == 200, r.text
             assert r.json()["id"] != alone["id"]
-        # four creations a minute, whichever way (the refused again counted too): one more, then 429
+        # four creations an hour, whichever way (the refused again counted too): one more, then 429
         assert create_table(srv, listed=False)["id"]
         assert_error(again(), 429, "rate_limited")
         r = httpx.post(srv.url + "/api/lessons", json={"lesson": "first-game"}, timeout=20)
@@ -328,6 +328,6 @@ def test_row4_listing_is_one_query_off_the_loop_cached_and_rated(tmp_path: Path)
                 t.join()
         waits.sort()
         assert waits[98] < 0.3, waits[-5:]  # p99 (the issue: 0.902 s; a quiet machine: ~2 ms)
-    with ServerThread(tmp_path / "r.db", args=["--listing-rate", "30/minute"]) as srv:
+    with ServerThread(tmp_path / "r.db", args=["--listing-rate", "30/hour"]) as srv:
         answers = [httpx.get(srv.url + "/api/tables", timeout=20).status_code for _ in range(31)]
         assert answers == [200] * 30 + [429]

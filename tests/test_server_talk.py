@@ -91,7 +91,7 @@ def test_bad_lines_are_refused_with_their_reason(tmp_path: Path) -> None:
 
 
 def test_a_flood_is_answered_rate_limited_per_token_across_sockets(tmp_path: Path) -> None:
-    with ServerThread(tmp_path / "t.db", args=["--talk-rate", "3/minute"]) as server:
+    with ServerThread(tmp_path / "t.db", args=["--talk-rate", "3/hour"]) as server:
         t = create_table(server)
         ada = invite_token(t, 0)
         with open_ws(server, t, ada) as a, open_ws(server, t, invite_token(t, 1)) as b:
@@ -284,7 +284,7 @@ def test_a_lesson_and_a_table_without_talk_give_no_channel(tmp_path: Path) -> No
 
 def test_an_address_has_one_talk_rate_for_all_its_sockets(tmp_path: Path) -> None:
     """Spectators have no token: opening more sockets must not buy more lines."""
-    with ServerThread(tmp_path / "t.db", args=["--talk-ip-rate", "3/minute"]) as server:
+    with ServerThread(tmp_path / "t.db", args=["--talk-ip-rate", "3/hour"]) as server:
         t = create_table(server, spectator_talk=True)
         with open_ws(server, t) as w1, open_ws(server, t) as w2, open_ws(server, t, invite_token(t, 0)) as a:
             for ws in (w1, w2, a):
