@@ -35,6 +35,8 @@ from types import TracebackType
 from typing import Any
 
 READY_TIMEOUT = 60.0
+STOP_TIMEOUT = 30.0
+"""How long an in-process server may take to stop (uvicorn gives its connections 3 s)."""
 SHARED_LOOPBACK = ("--create-rate", "100000/minute", "--join-rate", "100000/minute",
                    "--heavy-rate", "100000/minute", "--open-tables-per-ip", "100000",
                    "--listing-rate", "100000/minute",
@@ -224,16 +226,46 @@ class ServerThread:
             self._failed = exc
 
     def stop(self) -> None:
+        stuck = ""
         if self._thread is not None and self._server is not None:
             self._server.should_exit = True
-            self._thread.join(30)
-            assert not self._thread.is_alive(), "the in-process server did not stop within 30 s"
+            self._thread.join(STOP_TIMEOUT)
+            if self._thread.is_alive():
+                stuck = self._stuck()
         self._thread = None
         if self._text_limits is not None:
             from gloomtable.engine.textdata import set_text_limits
 
             set_text_limits(self._text_limits)
             self._text_limits = None
+        assert not stuck, f"the in-process server did not stop within {STOP_TIMEOUT:g} s; it was at:\n{stuck}"
+
+    def _stuck(self) -> str:
+        """Where a server that would not stop was (its thread's stack and its event loop's
+        tasks), for the failure's message; then its loop is stopped, so that it neither
+        serves on nor reaches for a database the test drops through the tests that follow."""
+        import asyncio
+        import io
+        import traceback
+
+        assert self._thread is not None
+        out = io.StringIO()
+        frame = sys._current_frames().get(self._thread.ident or -1)
+        out.write("thread:\n" + "".join(traceback.format_stack(frame) if frame is not None else []))
+        servers = getattr(self._server, "servers", None) or []
+        if servers:
+            loop = servers[0].get_loop()
+            for task in asyncio.all_tasks(loop):
+                out.write(f"task {task.get_name()}:\n")
+                coro: Any = task.get_coro()
+                while coro is not None:  # down the chain of awaits, to where it waits
+                    at = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                    if at is not None:
+                        out.write(f"  {at.f_code.co_filename}:{at.f_lineno} in {at.f_code.co_name}\n")
+                    coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            loop.call_soon_threadsafe(loop.stop)
+            self._thread.join(5)
+        return out.getvalue()
 
     def __enter__(self) -> ServerThread:
         return self.start()
