@@ -7,12 +7,11 @@ sets' own translations pass clean."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # each runs `gloom deck check` in its own process
+from cli_support import gloom
 
 DECK = '''
 [set]
@@ -53,9 +52,7 @@ def check(tmp_path: Path, translation: str | None, *extra: str) -> subprocess.Co
     if translation is not None:
         (tmp_path / "harbour.es.toml").write_text(translation)
     # mixed with the classic set, as it is meant to be played: the deck alone seats no table
-    return subprocess.run([sys.executable, "-m", "gloomtable.cli.main", "deck", "check",
-                           f"classic,{tmp_path / 'harbour.toml'}", *extra],
-                          capture_output=True, text=True, timeout=120)
+    return gloom("deck", "check", f"classic,{tmp_path / 'harbour.toml'}", *extra)
 
 
 @pytest.mark.parametrize(("translation", "says"), [
@@ -94,6 +91,5 @@ def test_a_right_translation_and_the_shipped_sets_pass_clean(tmp_path: Path) -> 
             '[cards.fell-off-the-pier]\nname = "Se cayó del muelle"\nname_plural = "Se cayeron"\n')
     done = check(tmp_path, good)
     assert done.returncode == 0 and "0 error(s), 0 warning(s)" in done.stdout, done.stdout
-    shipped = subprocess.run([sys.executable, "-m", "gloomtable.cli.main", "deck", "check", "--strict",
-                              "classic,gloomier"], capture_output=True, text=True, timeout=120)
+    shipped = gloom("deck", "check", "--strict", "classic,gloomier")
     assert shipped.returncode == 0 and "0 error(s), 0 warning(s)" in shipped.stdout, shipped.stdout
