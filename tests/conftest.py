@@ -1,10 +1,10 @@
 """Shared test settings: hypothesis profiles and the reliability figures.
 
 Two hypothesis profiles: ``ci`` (the default, for every run of the suite) and
-``long`` (nightly scale), chosen with ``HYPOTHESIS_PROFILE=long``. The
-reliability tests (issue 9) read the same variable through
-``reliability_support.scaled`` to size their server faults and load soak, so
-one command scales everything up: ``.venv/bin/python scripts/soak.py`` (see
+``long`` (nightly scale), chosen with ``HYPOTHESIS_PROFILE=long``, read once in
+``scale.py``. The tests that size their own loops (seeded games, server faults,
+SIGKILLs, the load soak) take their sizes from ``scale.scaled``, so one command
+scales everything up: ``.venv/bin/python scripts/soak.py`` (see
 docs/reliability.md).
 
 Reliability tests report what they tried through the ``figures`` fixture; when
@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+from scale import PROFILE
 
 # The servers' heavy worker (gloomtable.server.heavy) runs at the server's own CPU priority
 # in tests: at the public 19, beside two busy test workers on two cores, it got so little
@@ -33,7 +33,7 @@ os.environ.setdefault("GLOOM_HEAVY_NICENESS", "0")
 
 # "ci" keeps hypothesis's default example count (other tests rely on it) and only
 # drops the per-example deadline, which a loaded 2-core machine trips at random.
-# The reliability tests pick their own short sizes through reliability_support.scaled.
+# The tests that loop by themselves pick their sizes through scale.scaled.
 settings.register_profile("ci", deadline=None)
 settings.register_profile(
     "long", max_examples=1000, stateful_step_count=80, deadline=None,

@@ -4,20 +4,13 @@ games exist right now, so the fuzzers pick up new games as they land."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from functools import cache
 from typing import Any
 
 from gloomtable.engine import ConfigError, GloomtableError
 from gloomtable.games import make_game
-
-LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
-
-
-def scaled(short: int, long: int) -> int:
-    """``short`` in the default profile, ``long`` under ``HYPOTHESIS_PROFILE=long``."""
-    return long if LONG else short
+from scale import scaled as scaled  # the suite's size or the soak's (tests/scale.py)
 
 
 @cache
