@@ -4,9 +4,11 @@
     .venv/bin/python scripts/soak.py --short     # the default profile, as in CI
     .venv/bin/python scripts/soak.py --out figures.json -- -x   # args after -- go to pytest
 
-The long profile sets ``HYPOTHESIS_PROFILE=long``: thousands of fuzzed games and
-decks, SIGKILL across 300 games, 200 bot tables for 60 s. Every part is bounded
-in count and time and stops by itself. docs/reliability.md explains each test.
+The long profile sets ``HYPOTHESIS_PROFILE=long`` (read in tests/scale.py): thousands
+of fuzzed games and decks, SIGKILL across 300 games, 200 bot tables for 60 s, 20 kills
+of cluster processes, 1,500 seeded property games, a response-window game played to
+its end in Chromium. Every part is bounded in count and time and stops by itself.
+docs/reliability.md explains each test and what the suite runs of it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ["tests/test_fuzz_engine.py", "tests/test_fuzz_decks.py", "tests/test_server_abuse.py",
-         "tests/test_server_faults.py", "tests/test_server_load.py"]
+         "tests/test_server_faults.py", "tests/test_server_load.py",
+         # the suite runs these at a smaller scale too (tests/scale.py; docs/reliability.md)
+         "tests/test_server_cluster.py", "tests/test_gloom_properties.py",
+         "tests/test_creatures_properties.py", "tests/test_bots_locked_table.py",
+         "tests/browser/test_browser_response_window.py"]
 
 
 def show(figures: dict[str, object]) -> str:

@@ -18,6 +18,7 @@ from gloomtable.bots import bot_action, make_bot
 from gloomtable.games import make_game
 from gloomtable.games.gloom.actions import Kind
 from gloomtable.simulate import simulate
+from scale import scaled
 
 DECK = """
 [set]
@@ -116,9 +117,11 @@ def test_bot_does_not_hand_over_the_game_while_play_goes_on(tmp_path, level):
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_five_player_classic_games_seldom_reach_the_cap(level):
     """Before the locked-table rule about one 5-player game in eight stalled (0.13 of
-    300 with easy bots, 0.14 of 1,000 with medium ones)."""
-    report = simulate("gloom", {"players": 5}, games=150, seed=1, bots=[level])
-    assert report.capped / report.games <= 0.01
+    300 with easy bots, 0.14 of 1,000 with medium ones). The suite plays 60 games (that
+    bug would cap about 8 of them; one is allowed), the soak (``scripts/soak.py``) 300."""
+    games = scaled(60, 300)
+    report = simulate("gloom", {"players": 5}, games=games, seed=1, bots=[level])
+    assert report.capped <= max(1, games // 100), (report.capped, games)
 
 
 def test_medium_bot_discards_a_hand_it_cannot_play_instead_of_passing(tmp_path):

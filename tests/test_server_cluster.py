@@ -19,6 +19,7 @@ from gloomtable.games import replay_record
 from gloomtable.server.testing import ServerProcess
 from gloomtable.server.window import is_respond
 from pg_support import fresh_schema
+from scale import scaled
 from server_support import create_table
 
 # Two or three real server processes on PostgreSQL per test: the slow tier.
@@ -93,8 +94,9 @@ def window_moves(record: GameRecord, actors: list[tuple[int, str]]) -> list[tupl
     return out
 
 
-KILLS = 20
-"""Processes killed in the soak below (the issue asks for at least 20)."""
+KILLS = scaled(4, 20)
+"""Processes killed in the soak below: 4 in the suite (two come back at once, two only
+after the survivor took the lease), the 20 the issue asks for in ``scripts/soak.py``."""
 
 
 def test_processes_killed_every_few_moves_lose_and_double_nothing(tmp_path: Path) -> None:
@@ -104,7 +106,8 @@ def test_processes_killed_every_few_moves_lose_and_double_nothing(tmp_path: Path
     time only after the survivor had to take the lease. Games follow one another until
     there were KILLS kills. Then: every state each page was shown is the replay of the
     stored record for its seat, bots and timers kept playing after every kill, and the
-    lease passed to a live process within a few seconds of its holder's death."""
+    lease passed to a live process within a few seconds of its holder's death. The suite
+    kills 4 times (about a tenth of the time); the soak (``scripts/soak.py``) 20."""
     with fresh_schema() as url:
         a, b = servers_on(url, tmp_path)
         with a, b:
