@@ -40,7 +40,7 @@ def race_one_move(p: Person, other: ServerProcess) -> None:
     assert twin.latest and p.latest and twin.latest["state_id"] == p.latest["state_id"]
     twin.act()
     p.act()
-    assert wait_for(lambda: (twin.poll(), p.poll(), twin.errors + p.errors)[2], 5)
+    assert wait_for(lambda: (twin.poll(), p.poll(), twin.errors + p.errors)[2], 30)
     refused = twin.errors + p.errors
     assert len(refused) == 1 and refused[0]["code"] in ("stale_state", "not_your_turn")
     twin.drop()
@@ -80,7 +80,7 @@ def test_two_processes_play_one_table_to_the_end(tmp_path: Path) -> None:
             assert all(in_window for in_window, who in window_moves(record, actors) if who == "timeout")
             assert len(record.actions) == len(set(range(len(record.actions))))
             assert held_by in (member_id(a), member_id(b))  # one of the two led it
-            assert wait_for(lambda: lease_holder(url, str(t["id"])) is None, 5)  # and let go once it ended
+            assert wait_for(lambda: lease_holder(url, str(t["id"])) is None, 30)  # and let go once it ended
 
 
 def window_moves(record: GameRecord, actors: list[tuple[int, str]]) -> list[tuple[bool, str]]:
@@ -219,11 +219,12 @@ def test_lobby_joining_presence_and_stand_ins_work_across_processes(tmp_path: Pa
             assert sorted(r.status_code for r in answers.values()) == [200, 409], answers
             winner, joined = next((k, r) for k, r in answers.items() if r.status_code == 200)
             assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["name"]
-                            == winner, 5)
+                            == winner, 30)
             ada = Person(0, joined.json()["token"], tid, [b])
             assert wait_for(lambda: (ada.poll(), ada.deciding())[1], 20)
             assert lease_holder(url, tid) == member_id(a)  # A leads; Ada is on B
-            assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["connected"], 5)
+            assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["connected"],
+                            30)
             waiting_at = ada.latest["state_id"]  # type: ignore[index]
             time.sleep(3.0)  # three times absent_after: no stand-in while her page is open on B
             assert len(stored_record(url, tid)[1]) == waiting_at

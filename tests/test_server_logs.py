@@ -30,8 +30,8 @@ def _lines(path: Path) -> list[str]:
 def test_json_lines_parse_and_carry_a_time_stamp_and_the_access_log(tmp_path: Path) -> None:
     log = tmp_path / "s.log"
     with ServerProcess(tmp_path / "t.db", log=log, args=["--log-format", "json", "--access-log"]) as srv:
-        assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200
-        assert httpx.get(srv.url + "/no-such-page", timeout=5).status_code == 404
+        assert httpx.get(srv.url + "/api/games", timeout=30).status_code == 200
+        assert httpx.get(srv.url + "/no-such-page", timeout=30).status_code == 404
         deadline = time.monotonic() + 10
         while "/no-such-page" not in log.read_text():
             assert time.monotonic() < deadline, log.read_text()
@@ -49,7 +49,7 @@ def test_json_lines_parse_and_carry_a_time_stamp_and_the_access_log(tmp_path: Pa
 def test_text_lines_are_stamped_and_the_access_log_is_off_by_default(tmp_path: Path) -> None:
     log = tmp_path / "s.log"
     with ServerProcess(tmp_path / "t.db", log=log) as srv:
-        assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200
+        assert httpx.get(srv.url + "/api/games", timeout=30).status_code == 200
         create_table(srv)
     lines = _lines(log)
     assert lines and all(STAMP.match(line) for line in lines), lines

@@ -91,6 +91,6 @@ def test_a_server_runs_with_its_file(tmp_path: Path) -> None:
     site.write_text('log-format = "json"\naccess_log = true\n')
     log = tmp_path / "s.log"
     with ServerProcess(tmp_path / "t.db", log=log, args=["--config", str(site)]) as srv:
-        assert httpx.get(srv.url + "/healthz", timeout=5).status_code == 200
+        assert httpx.get(srv.url + "/healthz", timeout=30).status_code == 200
     records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     assert any("/healthz" in r["message"] for r in records), records

@@ -56,13 +56,13 @@ def test_a_stalled_database_refuses_moves_quickly_and_freezes_no_page(tmp_path: 
                 refused = read_until(mover, lambda m: m["type"] == "error", timeout=10)
                 assert refused["code"] == "server_busy" and "not answering" in refused["message"], refused
                 assert time.monotonic() - started < 1.0
-                assert httpx.get(srv.url + "/api/games", timeout=5).status_code == 200  # needs no database
-                r = post_table(srv, timeout=5, seats=TWO)
+                assert httpx.get(srv.url + "/api/games", timeout=30).status_code == 200  # needs no database
+                r = post_table(srv, timeout=30, seats=TWO)
                 assert r.status_code == 503 and r.json()["code"] == "server_busy", r.text
 
                 proxy.resume()
                 deadline = time.monotonic() + 15
-                while post_table(srv, timeout=5, seats=TWO).status_code != 201:
+                while post_table(srv, timeout=30, seats=TWO).status_code != 201:
                     assert time.monotonic() < deadline, "the server did not use its database again"
                     time.sleep(0.3)
                 mover.send(json.dumps({"type": "act", "action": state["choices"][0]["action"],

@@ -227,7 +227,7 @@ def test_talk_crosses_postgresql_processes_and_outlives_them(tmp_path: Path) -> 
                     sent = time.monotonic()
                     say(a, f"a{i}")
                     assert talk_of(b)["lines"][0]["text"] == f"a{i}"
-                    assert time.monotonic() - sent < 5
+                    assert time.monotonic() - sent < 15  # pushed (a poll would take its round); generous
                     assert talk_of(a)["lines"][0]["text"] == f"a{i}"
                     say(b, f"b{i}")
                     assert talk_of(a)["lines"][0]["text"] == f"b{i}"

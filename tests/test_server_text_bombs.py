@@ -182,7 +182,7 @@ def test_a_job_past_the_memory_limit_gets_503_and_a_new_worker(tmp_path: Path) -
         (first,) = workers(srv)
         r = httpx.post(srv.url + "/api/gallery", content=deck, timeout=90)
         assert r.status_code == 503 and "more memory than the server gives it (200 MB)" in r.text, r.text
-        wait_for(lambda: not alive(first), 5)
+        wait_for(lambda: not alive(first), 30)
         assert httpx.post(srv.url + "/api/gallery", content=SMALL_DECK, timeout=30).status_code == 400
         assert workers(srv) != [first]
 
