@@ -97,6 +97,11 @@ class StallingProxy:
         self.passing.set()
         self.listener.close()
         for s in self.sockets:
+            # shutdown first: close() alone leaves a socket open while a pump blocks in its
+            # recv(), so the far end (a PostgreSQL backend, its locks held) never heard the
+            # connection end, and dropping the test's schema waited on it for ever
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
             with contextlib.suppress(OSError):
                 s.close()
 
