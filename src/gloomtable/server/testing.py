@@ -197,6 +197,7 @@ class ServerThread:
         from gloomtable.engine.textdata import text_limits
 
         self._text_limits = text_limits()  # create_app sets the process's; stop() puts them back
+        _import_lazy_parts()
         app = create_app(self.db, lobby, limits, limits.hosts("127.0.0.1"))
         sys.setswitchinterval(SWITCH_INTERVAL)  # as run.serve: bot threads yield the GIL soon
         self._server = uvicorn.Server(server_config(app, "127.0.0.1", self.port, limits))
@@ -273,6 +274,22 @@ class ServerThread:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def _import_lazy_parts() -> None:
+    """Import here, in the test's thread, what the server would import on its first file
+    or thread hop: anyio's parts, which anyio imports lazily. anyio is a pytest plugin, so
+    pytest rewrites its modules with ``ast.parse``, and CPython 3.11 counts the AST
+    constructor's depth per interpreter, not per thread (CPython gh-106905): a server
+    thread's parse failed once with "AST constructor recursion depth mismatch", and the
+    page whose file it served never loaded."""
+    import importlib
+
+    import anyio
+
+    for name in dir(anyio):
+        getattr(anyio, name)
+    importlib.import_module("anyio._backends._asyncio")
 
 
 LiveServer = ServerProcess | ServerThread
