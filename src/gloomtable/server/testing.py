@@ -258,12 +258,7 @@ class ServerThread:
             loop = servers[0].get_loop()
             for task in asyncio.all_tasks(loop):
                 out.write(f"task {task.get_name()}:\n")
-                coro: Any = task.get_coro()
-                while coro is not None:  # down the chain of awaits, to where it waits
-                    at = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
-                    if at is not None:
-                        out.write(f"  {at.f_code.co_filename}:{at.f_lineno} in {at.f_code.co_name}\n")
-                    coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+                _awaits(task.get_coro(), out)
             loop.call_soon_threadsafe(loop.stop)
             self._thread.join(5)
         return out.getvalue()
@@ -274,6 +269,28 @@ class ServerThread:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+def _awaits(coro: Any, out: Any) -> None:
+    """Write the chain of awaits from ``coro`` down to where it waits: through coroutines,
+    generators and async generators (``async with`` exits and ``anext`` go through one)."""
+    import inspect
+
+    for _ in range(100):
+        at = next((f for f in (getattr(coro, a, None) for a in ("cr_frame", "gi_frame", "ag_frame"))
+                   if f is not None), None)
+        if at is None:
+            out.write(f"  awaits {coro!r}"[:300] + "\n")
+            return
+        out.write(f"  {at.f_code.co_filename}:{at.f_lineno} in {at.f_code.co_name}\n")
+        nxt = next((n for n in (getattr(coro, a, None) for a in ("cr_await", "gi_yieldfrom", "ag_await"))
+                    if n is not None), None)
+        if type(nxt).__name__ == "async_generator_asend":  # anext(gen): the gen is in the frame
+            held = [*at.f_locals.values(), *(getattr(v, "gen", None) for v in at.f_locals.values())]
+            nxt = next((v for v in held if inspect.isasyncgen(v) and v.ag_running), nxt)
+        if nxt is None:
+            return
+        coro = nxt
 
 
 def _import_lazy_parts() -> None:
