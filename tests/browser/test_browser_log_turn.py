@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_table_ui import serious_violations
 
 from conftest import PageErrors, click_any_choice, page_state, shot, wait_my_turn_or_end
@@ -284,6 +285,26 @@ COVERS = """() => {
 }"""
 
 
+def zoom_in(page: Any, target: Any, phone: bool, tries: int = 3) -> None:
+    """Focus (a phone) or hover ``target`` until the zoom shows. A state arriving in
+    between may draw the element anew, and the new one never had the focus or the
+    pointer: so the gesture is made again on the element as it is now."""
+    for attempt in range(tries):
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        page.mouse.move(1, 1)
+        if phone:
+            target.focus()
+        else:
+            target.hover()
+        try:
+            page.wait_for_function("() => !document.querySelector('[data-testid=zoom]').hidden",
+                                   timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+
+
 def _zoomable_stacks(page: Any, st: dict[str, Any], phone: bool) -> list[int]:
     """Characters with a stack of two or more whose zoom this size opens: on a phone by
     focusing the stack, which a Character that is a target of the play does not take
@@ -319,12 +340,7 @@ def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, ser
         cands = [c for c in st["choices"] if "card" in c]
         assert page.locator("[data-testid=draft] .draft-card").count() == len(cands) >= 2
         cards = httpx.get(f"{server.url}/api/tables/{table['id']}/cards").json()["cards"]
-        first = page.locator("[data-testid=draft] .draft-card").first
-        if phone:
-            first.focus()
-        else:
-            first.hover()
-        page.wait_for_function("() => !document.querySelector('[data-testid=zoom]').hidden")
+        zoom_in(page, page.locator("[data-testid=draft] .draft-card").first, phone)
         assert cards[cands[0]["card"]]["name"] in page.inner_text("[data-testid=zoom]")
         cover = page.evaluate(COVERS)
         assert cover["bar"] == 0 and cover["seats"] == 0 and cover["right"] <= cover["vw"], cover
