@@ -365,13 +365,8 @@ def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, ser
         char = _zoomable_stacks(page, st, phone)[0]
         sel = f".character[data-char='{char}']"
         page.eval_on_selector(sel, "el => el.scrollIntoView({block: 'center', inline: 'center'})")
-        if phone:
-            # focus it afresh: a stack that already held the focus gets no focus event
-            page.evaluate("() => document.activeElement && document.activeElement.blur()")
-            page.locator(sel).locator(".stack-wrap").focus()
-        else:
-            page.hover(sel)
-        page.wait_for_function("() => !document.querySelector('[data-testid=zoom]').hidden")
+        # focused afresh (zoom_in blurs first): a stack that already held the focus gets no focus event
+        zoom_in(page, page.locator(sel).locator(".stack-wrap") if phone else page.locator(sel), phone)
         cover = page.evaluate(COVERS)
         assert cover["bar"] == 0 and cover["seats"] == 0 and cover["inner"] == 0, cover
         shot(page, f"stack-zoom-{size}")
