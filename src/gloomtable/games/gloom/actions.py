@@ -20,7 +20,7 @@ Ids depend only on the deck, never on the state, so RL masks stay aligned.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 MAX_PLAYERS = 8
 
@@ -48,8 +48,8 @@ class Decoded(NamedTuple):
 class Codec:
     """Encodes and decodes actions for one deck."""
 
-    PASS = 0
-    DISCARD_HAND = 1
+    PASS: Final = 0
+    DISCARD_HAND: Final = 1
 
     def __init__(self, num_cards: int, characters: list[int], num_families: int) -> None:
         """``characters`` are the play targets: the Characters, then any Guests."""

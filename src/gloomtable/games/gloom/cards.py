@@ -161,6 +161,12 @@ class Visible:
     __slots__ = ("_lasting", "icon_slots", "icons", "points", "self_worth", "shown_by", "stack",
                  "view_facts")
 
+    def __new__(cls, *args: object) -> Visible:
+        """A bare instance, so that :meth:`on_top` can fill one in without
+        ``__init__``. (Spelled out for the compiled build, whose classes make an instance
+        only through their own ``__new__``; in Python it is ``object.__new__``.)"""
+        return object.__new__(cls)
+
     def __init__(self, shown_by: tuple[int, ...], stack: tuple[Card, ...]) -> None:
         self.shown_by = shown_by
         self.stack = stack
@@ -223,7 +229,7 @@ class Visible:
         prints = card.prints
         for region in _PRINTED.get(prints) or _printed_regions(prints):
             shown[region] = pos
-        v: Visible = object.__new__(Visible)
+        v = Visible.__new__(Visible)
         v.shown_by = tuple(shown)
         v.stack = (*self.stack, card)
         top, mid, bottom = self.points

@@ -13,8 +13,9 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from gloomtable.engine import TERMINAL, Event, IllegalActionError, MalformedActionError, Rng
+from gloomtable.engine import TERMINAL, Event, IllegalActionError, MalformedActionError, Result, Rng
 from gloomtable.games.gloom import describe
+from gloomtable.games.gloom.cards import Step
 from gloomtable.games.gloom.render import render_text
 from gloomtable.games.gloom.rules import lasting, plays, resolving, responses, scoring, setup, stories, turn
 from gloomtable.games.gloom.rules.board import Board
@@ -30,7 +31,7 @@ from gloomtable.games.gloom.tasks import (
     SETUP_FAMILY,
     Decision,
 )
-from gloomtable.games.gloom.view import build_view
+from gloomtable.games.gloom.view import GloomView, build_view
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.facts import GloomFacts
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["BASE_DRAW_LIMIT", "PLAY", "Decision", "GloomState"]
 
 _play, _respond, _run, _resume = plays.play, responses.respond, resolving.run, resolving.resume
-_is_legal = plays.is_legal
+_is_legal, _legal_actions = plays.is_legal, plays.legal_actions
 
 
 def _as_action(action: object) -> int:
@@ -68,6 +69,12 @@ class GloomState(Board):
     """One position of a Gloom game. Mutated by :meth:`apply`; :meth:`clone` to branch."""
 
     __slots__ = ()
+
+    def __new__(cls, *args: object) -> GloomState:
+        """A bare instance, so that :meth:`clone` can fill one in without ``__init__``.
+        (Spelled out for the compiled build, whose classes make an instance only through
+        their own ``__new__``; in Python it is ``object.__new__``.)"""
+        return object.__new__(cls)
 
     def __init__(self, game: GloomFacts, seed: int) -> None:
         self.game = game
@@ -106,13 +113,22 @@ class GloomState(Board):
     def is_over(self) -> bool:
         return self.over
 
-    legal_actions = plays.legal_actions
-    is_legal = plays.is_legal
-    result = scoring.result
+    # The rules' functions, as methods. (Methods that call them, not the functions set
+    # in the class body: a compiled function does not bind as a method.)
 
-    def apply(self, action: int) -> list[Event]:
-        if type(action) is not int:
-            action = _as_action(action)
+    def legal_actions(self) -> list[int]:
+        return _legal_actions(self)
+
+    def is_legal(self, action: int) -> bool:
+        return _is_legal(self, action)
+
+    def result(self) -> Result:
+        return scoring.result(self)
+
+    def apply(self, action: object) -> list[Event]:
+        # (``object``, not ``int``: a compiled build checks an argument's declared type on
+        # the way in, and a malformed action must raise MalformedActionError, not TypeError)
+        action = action if type(action) is int else _as_action(action)
         if not 0 <= action < self.codec.size:
             raise MalformedActionError(
                 f"action {action} is outside this game's action space 0..{self.codec.size - 1}")
@@ -148,7 +164,7 @@ class GloomState(Board):
         return self.events
 
     def clone(self) -> GloomState:
-        new = object.__new__(GloomState)
+        new = GloomState.__new__(GloomState)
         new.game = self.game
         new.cards = self.cards
         new.codec = self.codec
@@ -201,16 +217,34 @@ class GloomState(Board):
             snap["direction"] = self.direction
         return snap
 
-    view = build_view
-    render = render_text
-    action_to_string = describe.action_to_string
-    action_parts = describe.action_parts
-    describe_card = describe.describe_card
-    locations = describe.locations
+    def view(self, viewer: int | None) -> GloomView:
+        return build_view(self, viewer)
+
+    def render(self, player: int | None) -> str:
+        return render_text(self, player)
+
+    def action_to_string(self, action: int) -> str:
+        return describe.action_to_string(self, action)
+
+    def action_parts(self, action: int) -> tuple[str, str, int] | None:
+        return describe.action_parts(self, action)
+
+    def describe_card(self, c: int) -> str:
+        return describe.describe_card(self, c)
+
+    def locations(self) -> dict[int, str]:
+        return describe.locations(self)
 
     # --- the rules others ask by name ----------------------------------------------
 
-    held_steps = lasting.held_steps
-    draw_limit = turn.draw_limit
-    family_value = scoring.family_value
-    can_claim = stories.can_claim
+    def held_steps(self, p: int) -> list[Step]:
+        return lasting.held_steps(self, p)
+
+    def draw_limit(self, p: int) -> int:
+        return turn.draw_limit(self, p)
+
+    def family_value(self, p: int) -> int:
+        return scoring.family_value(self, p)
+
+    def can_claim(self, p: int, story: int) -> bool:
+        return stories.can_claim(self, p, story)
