@@ -21,15 +21,17 @@ shape fits every table. Seats are 0-based in data; readable texts say
 
 from __future__ import annotations
 
+from typing import Final
+
 from gloomtable.engine import MalformedActionError
 from gloomtable.games.creatures.cards import COLOUR_KEYS, LABEL, NUM_COLOURS, NUM_CREATURES
 
-MAX_PLAYERS = 4
-PASS = 0
-PLAY_BASE = 1
-FLIP_BASE = PLAY_BASE + NUM_CREATURES  # 49
-DRAW_BASE = FLIP_BASE + NUM_COLOURS  # 53
-NUM_ACTIONS = DRAW_BASE + MAX_PLAYERS  # 57
+MAX_PLAYERS: Final = 4
+PASS: Final = 0
+PLAY_BASE: Final = 1
+FLIP_BASE: Final = PLAY_BASE + NUM_CREATURES  # 49
+DRAW_BASE: Final = FLIP_BASE + NUM_COLOURS  # 53
+NUM_ACTIONS: Final = DRAW_BASE + MAX_PLAYERS  # 57
 
 
 def play(card: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from bisect import insort
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import gloomtable.games.creatures.messages as M
 from gloomtable.engine import (
@@ -64,17 +64,18 @@ from gloomtable.games.creatures.table import CreaturesTable
 if TYPE_CHECKING:
     from gloomtable.games.creatures.view import CreaturesView
 
-RESERVE_SIZE = 8
+RESERVE_SIZE: Final = 8
 """Cards put face down as the Reserve each round (R-C3)."""
 
 
-PLAYING = DecisionKind.PLAY
-SAME_NUMBER = DecisionKind.SAME_NUMBER
+PLAYING: Final = DecisionKind.PLAY
+SAME_NUMBER: Final = DecisionKind.SAME_NUMBER
 """Pending decision kinds (R-C5 and R-C8)."""
-_DECISIONS = tuple(tuple(Pending(p, kind) for p in range(MAX_PLAYERS)) for kind in (PLAYING, SAME_NUMBER))
-_OVER = Pending(TERMINAL, DecisionKind.OVER)
+_DECISIONS: Final = tuple(tuple(Pending(p, kind) for p in range(MAX_PLAYERS))
+                          for kind in (PLAYING, SAME_NUMBER))
+_OVER: Final = Pending(TERMINAL, DecisionKind.OVER)
 
-_FLIPS = [FLIP_BASE + c for c in range(NUM_COLOURS)]
+_FLIPS: Final = [FLIP_BASE + c for c in range(NUM_COLOURS)]
 
 
 def _spans() -> tuple[tuple[int, int], ...]:
@@ -89,28 +90,33 @@ def _spans() -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-_SPAN = _spans()
+_SPAN: Final = _spans()
 if PLAY_BASE != 1:  # apply_legal and legal_actions write ``card + 1`` for PLAY_BASE + card
     raise AssertionError("Crazy Creatures' play ids are card + 1")
-_FIT: tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...] = tuple(
+_FIT: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
     tuple(tuple(tuple(FITS[plus][top][NUMBER[c]] for c in range(*_SPAN[k])) for top in range(7))
           for plus in (0, 1)) for k in range(NUM_COLOURS))
 """``_FIT[colour][plus][top]``: for each Creature of that colour, in card order,
 whether it fits that pile (R-C6/R-C7): the slice of ``CreaturesState.fit`` to write
 when the pile or its Machine changes."""
-_SIGN = ("-", "+")
+_SIGN: Final = ("-", "+")
+_COLOUR: Final = COLOUR
+_NUMBER: Final = NUMBER
+"""The card tables the moves read, as this module's constants: a compiled build reads a
+constant of its own directly, a name imported from a module it does not compile by a
+lookup in the module's namespace."""
 
 # The events of plays, passes and flips, built once: an Event is immutable, so
 # every game shares these instead of building ~one per action (docs/bench.md).
-_SEATS = range(MAX_PLAYERS)
-_PASS_EVENT = [Event("pass", M.PASS, (p,), player=p) for p in _SEATS]
-_PLAY_EVENT = [[Event("play", M.PLAY, (p, card), player=p, card=card)
-                for card in range(NUM_CREATURES)] for p in _SEATS]
-_SAME_EVENT = [[Event("same_number", M.SAME_NUMBER, (p,), player=p, card=card)
-                for card in range(NUM_CREATURES)] for p in _SEATS]
-_FLIP_EVENT = [[[Event("flip", M.FLIP, (p, c, side), player=p, amount=c) for side in (0, 1)]
-                for c in range(NUM_COLOURS)] for p in _SEATS]
-_OUT_EVENT = [Event("out", M.OUT, (p,), player=p) for p in _SEATS]
+_SEATS: Final = range(MAX_PLAYERS)
+_PASS_EVENT: Final = [Event("pass", M.PASS, (p,), player=p) for p in _SEATS]
+_PLAY_EVENT: Final = [[Event("play", M.PLAY, (p, card), player=p, card=card)
+                       for card in range(NUM_CREATURES)] for p in _SEATS]
+_SAME_EVENT: Final = [[Event("same_number", M.SAME_NUMBER, (p,), player=p, card=card)
+                       for card in range(NUM_CREATURES)] for p in _SEATS]
+_FLIP_EVENT: Final = [[[Event("flip", M.FLIP, (p, c, side), player=p, amount=c) for side in (0, 1)]
+                       for c in range(NUM_COLOURS)] for p in _SEATS]
+_OUT_EVENT: Final = [Event("out", M.OUT, (p,), player=p) for p in _SEATS]
 
 
 class CreaturesState:
@@ -118,11 +124,13 @@ class CreaturesState:
 
     __slots__ = (
         "_piles", "_plus", "aside", "capped", "closer", "current", "final_left", "fit", "game",
-        "hands", "over", "passes", "pending", "reserve", "rng", "round", "round_scores",
-        "start_player", "totals", "turns",
+        "hands", "over", "passes", "pending", "players", "reserve", "rng", "round", "round_scores",
+        "start_player", "totals", "turn_cap", "turns",
     )
 
     game: CreaturesTable
+    players: int  # the game's, and
+    turn_cap: int  # the game's: read on every turn, so kept here too
     rng: Rng
     hands: list[list[int]]  # per seat, sorted card ids
     _piles: list[list[int]]  # per colour, bottom first (``piles``)
@@ -147,10 +155,11 @@ class CreaturesState:
     @classmethod
     def new(cls, game: CreaturesTable, seed: int) -> CreaturesState:
         """The first round dealt; the start player is drawn first if not configured."""
-        s = cls.__new__(cls)
+        s = CreaturesState.__new__(CreaturesState)  # (not cls.__new__: mypyc cannot compile it)
         s.game = game
+        s.players = n = game.players
+        s.turn_cap = game.turn_cap
         s.rng = Rng(seed)
-        n = game.players
         s.start_player = game.first_player if game.first_player is not None else s.rng.below(n)
         s.round = 0
         s.totals = [0] * n
@@ -165,7 +174,7 @@ class CreaturesState:
         """R-C3: Machines "+", shuffle all 48, deal, 8 to the Reserve, rest aside."""
         deck = list(range(NUM_CREATURES))
         self.rng.shuffle(deck)
-        n, h = self.game.players, self.game.hand_size
+        n, h = self.players, self.game.hand_size
         self.hands = [sorted(deck[i * h:(i + 1) * h]) for i in range(n)]
         self.reserve = deck[n * h:n * h + RESERVE_SIZE]
         self.aside = sorted(deck[n * h + RESERVE_SIZE:])
@@ -232,7 +241,7 @@ class CreaturesState:
             if not self.reserve:
                 return _FLIPS[:]
             me = self.current
-            return _FLIPS + [DRAW_BASE + q for q in range(self.game.players) if q != me]
+            return _FLIPS + [DRAW_BASE + q for q in range(self.players) if q != me]
         fit = self.fit
         plays = [c + 1 for c in self.hands[self.current] if fit[c]]  # c + 1: PLAY_BASE + c
         return plays or [PASS]  # R-C5: pass only when nothing fits
@@ -248,8 +257,10 @@ class CreaturesState:
         return sum(self.game.penalty[c] for c in self.hands[seat])
 
     # ------------------------------------------------------------------ moves
-    def apply(self, action: int) -> list[Event]:
-        """Check ``action`` (malformed or illegal ones raise), then take it."""
+    def apply(self, action: object) -> list[Event]:
+        """Check ``action`` (malformed or illegal ones raise), then take it. (``object``,
+        not ``int``: a compiled build checks an argument's type on the way in, and a
+        malformed action must raise MalformedActionError, not TypeError.)"""
         return self.apply_legal(self._check(action))
 
     def apply_legal(self, a: int) -> list[Event]:
@@ -265,10 +276,10 @@ class CreaturesState:
             card = a - 1  # PLAY_BASE
             hand = self.hands[p]
             hand.remove(card)
-            k = COLOUR[card]
+            k = _COLOUR[card]
             pile = self._piles[k]
-            number = NUMBER[card]
-            same = bool(pile) and NUMBER[pile[-1]] == number
+            number = _NUMBER[card]
+            same = bool(pile) and _NUMBER[pile[-1]] == number
             pile.append(card)
             start, end = _SPAN[k]
             self.fit[start:end] = _FIT[k][self._plus[k]][number]
@@ -279,8 +290,8 @@ class CreaturesState:
             events = [_PLAY_EVENT[p][card]]
             if hand and self.closer < 0:  # the usual end of a turn, as _end_turn does it
                 turns = self.turns = self.turns + 1
-                if turns < self.game.turn_cap:
-                    self.current = (p + 1) % self.game.players
+                if turns < self.turn_cap:
+                    self.current = (p + 1) % self.players
                     return events
                 self.turns -= 1  # _end_turn counts it and caps the game
         self._end_turn(p, events)
@@ -318,7 +329,7 @@ class CreaturesState:
                 return None
             if a >= DRAW_BASE:
                 target = a - DRAW_BASE
-                if target >= self.game.players:
+                if target >= self.players:
                     return f"there is no player {target + 1} at this table"
                 if target == p:
                     return "you must make another player draw, not yourself (R-C8)"
@@ -351,7 +362,7 @@ class CreaturesState:
             plus = self._plus[c] = self._plus[c] ^ 1
             pile = self._piles[c]
             start, end = _SPAN[c]
-            self.fit[start:end] = _FIT[c][plus][NUMBER[pile[-1]] if pile else 0]
+            self.fit[start:end] = _FIT[c][plus][_NUMBER[pile[-1]] if pile else 0]
             flip = _FLIP_EVENT[p][c][plus]
             # a variant's Machines have their own names: its flip line is told with its set
             events = [flip if self.game.card_set is CREATURE_SET else flip._replace(game=self.game)]
@@ -367,7 +378,7 @@ class CreaturesState:
     def _end_turn(self, p: int, events: list[Event]) -> None:
         """R-C9: hand out (final turns), all passed, or the next player's turn."""
         self.turns += 1
-        n = self.game.players
+        n = self.players
         if self.closer < 0:
             if not self.hands[p]:
                 self.closer = p
@@ -406,16 +417,16 @@ class CreaturesState:
             res = self.result()
             events.append(Event("game_end", M.GAME_END, (res.winners, min(self.totals))))
             return
-        self.start_player = (self.start_player + 1) % self.game.players
+        self.start_player = (self.start_player + 1) % self.players
         self._deal()
         events.append(Event("round_start", M.ROUND_START, (self.round + 1, self.start_player),
                             player=self.start_player))
 
     def _check_cap(self, events: list[Event]) -> None:
-        if not self.over and self.turns >= self.game.turn_cap:
+        if not self.over and self.turns >= self.turn_cap:
             self.over = True
             self.capped = True
-            events.append(Event("capped", M.CAPPED, (self.game.turn_cap, self.round + 1)))
+            events.append(Event("capped", M.CAPPED, (self.turn_cap, self.round + 1)))
 
     # ---------------------------------------------------------------- results
     def result(self) -> Result:
@@ -448,6 +459,8 @@ class CreaturesState:
     def clone(self) -> CreaturesState:
         s = CreaturesState.__new__(CreaturesState)
         s.game = self.game
+        s.players = self.players
+        s.turn_cap = self.turn_cap
         s.rng = Rng(self.rng.state)
         s.hands = [h[:] for h in self.hands]
         s._piles = [p[:] for p in self._piles]
