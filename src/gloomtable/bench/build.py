@@ -8,17 +8,11 @@ import importlib
 import importlib.machinery
 from typing import Any
 
-ENGINE_MODULES = (
-    "gloomtable.engine.rng",
-    "gloomtable.games.gloom.cards",
-    "gloomtable.games.gloom.seen",
-    "gloomtable.games.gloom.state",
-    "gloomtable.games.gloom.rules.board",
-    "gloomtable.games.gloom.rules.plays",
-    "gloomtable.games.gloom.rules.resolving",
-    "gloomtable.games.creatures.state",
-)
-"""The modules a playout spends its time in: the ones a compiled build compiles."""
+from gloomtable.compiled import COMPILED
+
+ENGINE_MODULES = COMPILED
+"""The modules a playout spends its time in: the ones a compiled build compiles
+(:mod:`gloomtable.compiled`)."""
 
 
 def engine_build() -> dict[str, Any]:
