@@ -53,7 +53,7 @@ def bench(python: str, build: str, quick: bool) -> dict[str, Any]:
         raise SystemExit(f"{python} measured the {report['build']['engine']} build, not the {build} one")
     row: dict[str, Any] = {"build": build, "utc": started, "load": (load_before, load_after)}
     for name, (section, key) in FIGURES.items():
-        row[name] = report[section][key]["median"]
+        row[name] = report[section][key]["actions_per_s"]["median"]
     for name in ANCHORS:
         row[name] = report["ratios"][name]
     return row
