@@ -143,7 +143,7 @@ texts, lesson matcher; its ``entry`` module counts here too): above the generic
 frameworks they use, below the server."""
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("engine",),
+    ("engine", "compiled"),
     ("games", *GAME_PACKAGES),
     ("bots",),
     ("rl", "learn", "designer", "i18n", "simulate", "tournament"),
