@@ -39,6 +39,7 @@ from typing import Protocol
 from gloomtable.engine import GloomtableError
 from gloomtable.server import metrics
 from gloomtable.server.errors import ServerError
+from gloomtable.server.stopping import cancel_and_wait
 from gloomtable.server.store import Store
 from gloomtable.server.store_rows import FORGET
 from gloomtable.server.table import LEASE_TTL, LiveTable
@@ -157,11 +158,7 @@ class Cluster:
                        loop.create_task(self._lease_forever())]
 
     async def stop(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_and_wait(self._tasks)
         self.heartbeat.stop()
         for tid in list(self.held):  # a clean stop hands its tables on at once
             with contextlib.suppress(Exception):

@@ -21,7 +21,6 @@ round succeeds and rewrites its rows from memory (docs/deploy.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import threading
@@ -30,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from gloomtable.server.cluster import RENEW_EVERY
+from gloomtable.server.stopping import cancel_and_wait
 from gloomtable.server.table import LEASE_TTL
 
 log = logging.getLogger("gloomtable.server")
@@ -238,11 +238,7 @@ class Sockets:
 
     async def close(self) -> None:
         """A clean stop: this process's counts leave the database now, not at expiry."""
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)  # a renewal's wait_for may swallow one cancel
         if self.store is None:
             return
         for _ in range(int(self.wait / 0.05)):  # let calls under way finish, briefly
