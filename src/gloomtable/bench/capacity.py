@@ -22,7 +22,12 @@ other work the figures move between runs, so read them side by side, never alone
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import secrets
+import statistics
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -41,10 +46,12 @@ def _clients(base: str, tables: list[tuple[str, str]], seconds: float, seed: int
 
 
 def probe(db: str, processes: int, tables: int, seconds: float, seed: int, think_ms: int,
-          workdir: Path) -> dict[str, Any]:
+          workdir: Path, src: Path | None = None, flags: list[str] | None = None) -> dict[str, Any]:
     """One measurement: ``processes`` servers on ``db`` (a SQLite path or a
-    ``postgresql://`` URL), ``tables`` tables moving for ``seconds``."""
-    servers = [ServerProcess(db, log=workdir / f"server{i}.log") for i in range(processes)]
+    ``postgresql://`` URL), ``tables`` tables moving for ``seconds``; the servers of
+    the tree under ``src`` with its ``flags`` when given (see :func:`capacity_against`)."""
+    servers = [ServerProcess(db, log=workdir / f"server{i}.log", src=src, flags=flags)
+               for i in range(processes)]
     try:
         for s in servers:
             s.start()
@@ -139,3 +146,59 @@ def bench_capacity(pg_url: str, processes: int = 2, seconds: float = 8.0, seed: 
     one_pg = runs[1]["tables_held"]
     return {"available": True, "target_p99_ms": TARGET_P99_MS, "think_ms": think_ms, "seconds": seconds,
             "runs": runs, "scaling": round(runs[2]["tables_held"] / one_pg, 2) if one_pg else None}
+
+
+def tree_flags(src: Path) -> list[str]:
+    """The flags that tree's own tests start its server with (the ``args`` of its
+    ``ServerProcess``, which every tree has had): an older server may not know a flag
+    this tree's tests pass."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    code = ("import json; from gloomtable.server.testing import ServerProcess; "
+            "print(json.dumps(list(ServerProcess('bench.db', port=1).args)))")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"cannot read the server flags of {src.parent}: {proc.stderr.strip()[-300:]}")
+    flags: list[str] = json.loads(proc.stdout)
+    return flags
+
+
+def capacity_against(rev: str, pairs: int = 1, seconds: float = 8.0, seed: int = 1, think_ms: int = 250,
+                     start: int = 50, refine: int = 3, most: int = 2000,
+                     progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """The most tables one process on SQLite holds at p99 < 50 ms, for this tree and
+    for ``rev`` checked out beside it, in one run: ``pairs`` rounds of ``rev``, this
+    tree, this tree, ``rev`` (a drift of the machine's load hits both alike). The load
+    (this tree's bench clients, in their own process) is the same for both; only the
+    server's sources differ. ``ratio`` is the median of this tree's figures over the
+    median of ``rev``'s."""
+    from gloomtable.bench.trees import checked_out, this_checkout
+
+    here = this_checkout() / "src"
+    held: dict[str, list[int]] = {"this": [], "rev": []}
+    searches: list[dict[str, Any]] = []
+    with checked_out(rev) as there, tempfile.TemporaryDirectory(prefix="gloom-capacity-") as tmp:
+        trees = {"this": (here, tree_flags(here)), "rev": (there / "src", tree_flags(there / "src"))}
+        for i in range(pairs):
+            for which in ("rev", "this", "this", "rev"):
+                src, flags = trees[which]
+                label = f"pair {i + 1}: {rev if which == 'rev' else 'this tree'}"
+
+                def run(tables: int, src: Path = src, flags: list[str] = flags,
+                        label: str = label) -> dict[str, Any]:
+                    work = Path(tmp) / secrets.token_hex(4)
+                    work.mkdir()
+                    p = probe(str(work / "bench.db"), 1, tables, seconds, seed, think_ms, work, src, flags)
+                    progress(f"  {label}: {tables} tables -> p99 {p['p99_ms']} ms, "
+                             f"{p['moves_per_s']} moves/s, {p['errors']} errors")
+                    return p
+
+                progress(f"capacity on SQLite, {label}")
+                best, probes = largest_held(run, start, refine, most)
+                held[which].append(best)
+                searches.append({"tree": which, "pair": i + 1, "tables_held": best, "probes": probes})
+    this_med, rev_med = statistics.median(held["this"]), statistics.median(held["rev"])
+    return {"available": True, "against": rev, "db": "sqlite", "processes": 1, "pairs": pairs,
+            "target_p99_ms": TARGET_P99_MS, "think_ms": think_ms, "seconds": seconds,
+            "tables_held": {"this": held["this"], "rev": held["rev"]},
+            "median": {"this": this_med, "rev": rev_med},
+            "ratio": round(this_med / rev_med, 2) if rev_med else None, "searches": searches}

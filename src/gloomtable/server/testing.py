@@ -72,15 +72,21 @@ class ServerProcess:
 
     def __init__(self, db: str | Path, port: int | None = None, log: str | Path | None = None,
                  args: Sequence[str] = (), *, allow_fixed_deals: bool = True,
-                 fast_bots: bool = True, shared_loopback: bool = True) -> None:
+                 fast_bots: bool = True, shared_loopback: bool = True,
+                 src: Path | None = None, flags: Sequence[str] | None = None) -> None:
         """``args``: more server flags. Tests deal known shuffles and play bot games flat
         out, so unless told otherwise (``allow_fixed_deals=False``, ``fast_bots=False``:
         the server as a public one runs) the server accepts a table's seed and lets
         bot-only tables move with no least delay. ``shared_loopback=False`` keeps the
-        per-IP limits a public server has (see ``SHARED_LOOPBACK``)."""
+        per-IP limits a public server has (see ``SHARED_LOOPBACK``).
+
+        ``src``: run the server of another tree (its ``src`` directory first on the
+        path), as ``gloom bench --server --against`` does; ``flags`` then replaces all
+        of the above with that tree's own test flags, which this tree's may not match."""
         self.db = str(db)
-        self.args = server_flags(args, allow_fixed_deals=allow_fixed_deals, fast_bots=fast_bots,
-                               shared_loopback=shared_loopback)
+        self.src = src
+        self.args = list(flags) if flags is not None else server_flags(
+            args, allow_fixed_deals=allow_fixed_deals, fast_bots=fast_bots, shared_loopback=shared_loopback)
         self.port = port or free_port()
         if log is None and self.db.startswith(("postgresql://", "postgres://")):
             raise ValueError("a server on a PostgreSQL URL needs log= (a file for its output)")
@@ -102,6 +108,8 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.src is not None:
+            env["PYTHONPATH"] = os.pathsep.join([str(self.src), *filter(None, [env.get("PYTHONPATH")])])
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gloomtable.server", "--host", "127.0.0.1",
