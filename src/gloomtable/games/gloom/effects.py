@@ -265,23 +265,26 @@ def _free_play(state: Board, task: Task, choice: int | None) -> None:
         state.grant_free_play(task.param)
 
 
-def _choose_then(
-    state: Board, task: Task, choice: int | None, kind: DecisionKind, options: list[int],
-    finish: Callable[[int], None],
-) -> None:
-    if choice is None:
-        if options:
-            state.ask(task.ctx.resolver, kind, options, task)
-        return
-    finish(choice)
+def _ask_if_any(state: Board, task: Task, kind: DecisionKind, options: list[int]) -> None:
+    """Ask the resolver to choose among ``options``, if there are any (else the step does
+    nothing). Each handler below works its options out only when it asks: the answer
+    comes back to the same handler, which then acts on it."""
+    if options:
+        state.ask(task.ctx.resolver, kind, options, task)
+
+
+def _topped(state: Board) -> list[int]:
+    """The living Characters with a Modifier on top, as choices."""
+    codec = state.codec
+    return [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
 
 
 def _move_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Move the top Modifier of one living Character onto another (R-G17: no re-trigger)."""
     codec = state.codec
     if not task.data:
-        sources = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
         if choice is None:
+            sources = _topped(state)
             if sources and len(state.living_characters()) > 1:
                 state.ask(task.ctx.resolver, DecisionKind.MOVE_MODIFIER_FROM, sources, task)
             return
@@ -295,35 +298,34 @@ def _move_modifier(state: Board, task: Task, choice: int | None) -> None:
 
 def _return_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Take the top Modifier of a living Character back into a hand."""
-    codec = state.codec
-    options = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
-
-    def finish(action: int) -> None:
-        char = codec.chosen_card(action)
-        owner = state.controller[char]
-        # An uncontrolled Guest's Modifier goes to the resolver (nobody else could take it).
-        to = task.ctx.resolver if task.param == "you" or owner < 0 else owner
-        state.return_top_modifier(char, to, task.ctx.resolver)
-
-    _choose_then(state, task, choice, DecisionKind.RETURN_MODIFIER, options, finish)
+    if choice is None:
+        _ask_if_any(state, task, DecisionKind.RETURN_MODIFIER, _topped(state))
+        return
+    char = state.codec.chosen_card(choice)
+    owner = state.controller[char]
+    # An uncontrolled Guest's Modifier goes to the resolver (nobody else could take it).
+    to = task.ctx.resolver if task.param == "you" or owner < 0 else owner
+    state.return_top_modifier(char, to, task.ctx.resolver)
 
 
 def _remove_modifier(state: Board, task: Task, choice: int | None) -> None:
     """Discard the top Modifier of a living Character."""
-    codec = state.codec
-    options = [codec.choose_card(c) for c in state.living_characters() if state.top_modifier(c) >= 0]
-    _choose_then(state, task, choice, DecisionKind.REMOVE_MODIFIER, options,
-                 lambda a: state.remove_top_modifier(codec.chosen_card(a), task.ctx.resolver))
+    if choice is None:
+        _ask_if_any(state, task, DecisionKind.REMOVE_MODIFIER, _topped(state))
+        return
+    state.remove_top_modifier(state.codec.chosen_card(choice), task.ctx.resolver)
 
 
 def _revive(state: Board, task: Task, choice: int | None) -> None:
     """Bring a dead Character back: its Untimely Death goes to the discard pile."""
     codec = state.codec
     p = task.ctx.resolver
-    options = [codec.choose_card(c) for c in state.dead_characters()
-               if task.param == "any" or state.controller[c] == p]
-    _choose_then(state, task, choice, DecisionKind.REVIVE, options,
-                 lambda a: state.revive(codec.chosen_card(a), p))
+    if choice is None:
+        options = [codec.choose_card(c) for c in state.dead_characters()
+                   if task.param == "any" or state.controller[c] == p]
+        _ask_if_any(state, task, DecisionKind.REVIVE, options)
+        return
+    state.revive(codec.chosen_card(choice), p)
 
 
 def _other_players(state: Board, p: int) -> list[int]:
@@ -334,17 +336,21 @@ def _steal(state: Board, task: Task, choice: int | None) -> None:
     """Take ``param`` random cards from another player's hand."""
     codec = state.codec
     p = task.ctx.resolver
-    options = [codec.choose_player(q) for q in _other_players(state, p) if state.hands[q]]
-    _choose_then(state, task, choice, DecisionKind.STEAL_FROM, options,
-                 lambda a: state.steal(p, codec.chosen_player(a), task.param))
+    if choice is None:
+        options = [codec.choose_player(q) for q in _other_players(state, p) if state.hands[q]]
+        _ask_if_any(state, task, DecisionKind.STEAL_FROM, options)
+        return
+    state.steal(p, codec.chosen_player(choice), task.param)
 
 
 def _swap_hands(state: Board, task: Task, choice: int | None) -> None:
     codec = state.codec
     p = task.ctx.resolver
-    options = [codec.choose_player(q) for q in _other_players(state, p)]
-    _choose_then(state, task, choice, DecisionKind.SWAP_HANDS_WITH, options,
-                 lambda a: state.swap_hands(p, codec.chosen_player(a)))
+    if choice is None:
+        _ask_if_any(state, task, DecisionKind.SWAP_HANDS_WITH,
+                    [codec.choose_player(q) for q in _other_players(state, p)])
+        return
+    state.swap_hands(p, codec.chosen_player(choice))
 
 
 def _skip_turn(state: Board, task: Task, choice: int | None) -> None:
@@ -353,9 +359,11 @@ def _skip_turn(state: Board, task: Task, choice: int | None) -> None:
     if task.param == "you":
         state.skip_next_turn(p, p)
         return
-    options = [codec.choose_player(q) for q in _other_players(state, p)]
-    _choose_then(state, task, choice, DecisionKind.SKIP_TURN, options,
-                 lambda a: state.skip_next_turn(codec.chosen_player(a), p))
+    if choice is None:
+        _ask_if_any(state, task, DecisionKind.SKIP_TURN,
+                    [codec.choose_player(q) for q in _other_players(state, p)])
+        return
+    state.skip_next_turn(codec.chosen_player(choice), p)
 
 
 def _each_other_player_draws(state: Board, task: Task, choice: int | None) -> None:
