@@ -73,6 +73,9 @@ class Codec:
         self.decoded = tuple([self._decode(a) for a in range(self.size)])
         """What every action id means, worked out once: ids never change for a deck, and
         a tuple made up front is shared by every thread without a lock."""
+        self.moves: tuple[tuple[Kind, int, int], ...] = tuple([(d[0], d[1], d[2]) for d in self.decoded])
+        """``decoded`` as plain (kind, card, target) tuples, for the play's hot path: Python
+        3.11 unpacks a plain tuple at once, a named tuple through an iterator."""
 
     def choose_family(self, f: int) -> int:
         return self.family_base + f

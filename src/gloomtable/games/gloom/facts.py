@@ -99,10 +99,10 @@ class GloomFacts:
     # kept in an instance ``__dict__`` by a slow, generic lookup once that dict exists
     # (and a cached_property makes it exist); a slot is read by a fast, specialised one.
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
-    __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answers", "beginner",
-                 "codec", "config", "deaths", "deck", "draw_events", "edition", "has_turn_draw",
-                 "lasting_cards", "name", "response_steps", "reverses", "shared_limits",
-                 "stack_visible", "triggers", "turn_cap")
+    __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answered_by", "answers",
+                 "beginner", "codec", "config", "deaths", "deck", "draw_events", "edition",
+                 "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "response_steps",
+                 "reverses", "shared_limits", "stack_visible", "triggers", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -141,8 +141,19 @@ class GloomFacts:
             t: frozenset(r.index for r in cards if any(card_answers(r, c) for c in cards if c.type is t))
             for t in CardType}
         """For each card type, the response cards that may cancel it (R-G20)."""
+        self.answered_by: tuple[frozenset[int], ...] = tuple([self.answers[c.type] for c in cards])
+        """``answers`` by card: the response cards that may cancel each card (asked of
+        every seat in every response window)."""
         self.answerable: frozenset[CardType] = answerable_types(list(cards))
         """Card types a response in this deck can answer: only these open a window."""
+        self.opens_window: tuple[bool, ...] = tuple([
+            c.type in self.answerable and not self.beginner for c in cards])
+        """Whether playing each card opens a response window (R-G20; none in the beginner
+        game, R-G22), asked by every play."""
+        self.immediate: tuple[tuple[tuple[Step, ...], ...], ...] = tuple([
+            tuple([e.steps for e in c.effects if e.when == "immediate"]) for c in cards])
+        """Each card's immediate effects (their steps, in printed order), which it
+        resolves once it lands (R-G15)."""
         self.deaths: frozenset[int] = frozenset(
             c.index for c in cards if c.type is CardType.UNTIMELY_DEATH)
         """Untimely Death card indices: a stack with one on top is dead (R-G23)."""

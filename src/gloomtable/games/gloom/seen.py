@@ -61,8 +61,8 @@ about a thousand)."""
 class Seen:
     """One state's kept facts about its table (see the module docstring)."""
 
-    __slots__ = ("below", "dirty", "families", "guests", "lists", "living", "moved", "negative",
-                 "pick", "picked_for", "rows", "shown", "stacks")
+    __slots__ = ("below", "death_pick", "dirty", "families", "guests", "lists", "living", "moved",
+                 "negative", "pick", "picked_for", "rows", "shown", "stacks")
 
     def __init__(self, stacks: dict[int, list[int]]) -> None:
         self.stacks = stacks
@@ -85,6 +85,9 @@ class Seen:
         """The living ``pick`` is for."""
         self.negative: set[int] | None = None
         """Target slots with negative Self-Worth, once asked."""
+        self.death_pick: Pick | None = None
+        """Picks an Untimely Death's ids on the slots in ``negative`` (None: to make again
+        from ``negative``, which changed)."""
         self.dirty: list[int] = []
         """Living Characters whose Self-Worth may have changed since ``negative``."""
         self.moved: list[int] = []
@@ -141,8 +144,9 @@ class Seen:
         :meth:`laid`, whose every call would otherwise make ``c`` a closure cell.)"""
         self.living = tuple([x for x in self.living or () if x != c])
         self.rows = {}
-        if self.negative is not None:
+        if self.negative is not None and slot in self.negative:
             self.negative.discard(slot)
+            self.death_pick = None
         self.dirty = [x for x in self.dirty if x != c]
 
     def lifted(self, c: int, top_only: bool) -> None:
@@ -174,6 +178,7 @@ class Seen:
         self.guests = list(guests)
         self.rows = {}
         self.negative = None
+        self.death_pick = None
         self.dirty = []
 
     def row(self, c: int, codec: Codec) -> tuple[int, ...]:

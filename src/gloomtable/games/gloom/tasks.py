@@ -62,6 +62,10 @@ DISCARD_EVENT = "_discard_event"
 FOLLOW = "_follow"
 DRAW_UP = "_draw_up"
 
+# The hottest paths read these named tuples' fields by position (``d[1]`` for ``d.kind``,
+# ``task[1]`` for ``task.ctx``): Python 3.11 reads a named tuple's field by name through a
+# slow, generic lookup, and unpacks a tuple subclass through an iterator.
+#
 # The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
 # a NamedTuple's own __new__ is one more Python call, and every action makes several.
 # Each is built with every field, in the order these checks pin down.

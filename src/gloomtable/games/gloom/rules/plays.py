@@ -206,7 +206,7 @@ def legal_plays(s: Board, p: int) -> list[int]:
                 short.append(codec.event_base + c)
         elif t is _DEATH and deaths:
             if on_negative is None:
-                on_negative = picker(_negative_slots(s, seen))
+                on_negative = _on_negative(s, seen)
             plays.extend(on_negative(codec.all_plays[c]))
         if discard_one:
             short.append(codec.discard_one_base + c)
@@ -225,24 +225,34 @@ def _claims(s: Board, p: int) -> list[int]:
     return sorted([s.codec.claim_story(st) for st in s.stories if can_claim(s, p, st)])
 
 
-def _negative_slots(s: Board, seen: Seen) -> list[int]:
-    """Target slots of the living where an Untimely Death may land (:func:`may_die`),
-    sorted: looks again only at the Characters whose stacks changed since last asked."""
-    slot, self_worth = s.codec.char_slot, s.self_worth
+def _on_negative(s: Board, seen: Seen) -> Pick:
+    """Picks an Untimely Death's ids on the living where it may land (:func:`may_die`):
+    looks again only at the Characters whose stacks changed since last asked, and makes
+    a new pick only when that changed where it may land."""
     negative = seen.negative
     look: tuple[int, ...] | list[int]
     if negative is None:
         negative = seen.negative = set()
+        seen.death_pick = None
         look = seen.living or ()
     else:
         look = seen.dirty
-    for ch in look:
-        if may_die(self_worth(ch)):
-            negative.add(slot[ch])
-        else:
-            negative.discard(slot[ch])
-    seen.dirty = []
-    return sorted(negative)
+    if look:
+        slot, self_worth = s.codec.char_slot, s.self_worth
+        for ch in look:
+            i = slot[ch]
+            if may_die(self_worth(ch)):
+                if i not in negative:
+                    negative.add(i)
+                    seen.death_pick = None
+            elif i in negative:
+                negative.discard(i)
+                seen.death_pick = None
+        seen.dirty = []
+    pick = seen.death_pick
+    if pick is None:
+        pick = seen.death_pick = picker(sorted(negative))
+    return pick
 
 
 # --- making a play -----------------------------------------------------------------
@@ -250,7 +260,7 @@ def _negative_slots(s: Board, seen: Seen) -> list[int]:
 def play(s: Board, action: int) -> None:
     """The turn player makes the (legal) play ``action``."""
     p = s.turn_player
-    kind, c, target, _ = s.codec.decoded[action]  # (apply checked the range)
+    kind, c, target = s.codec.moves[action]  # (apply checked the range)
     if kind is _PASS:
         if s.counted_used < 2:
             s.counted_used += 1
@@ -295,7 +305,7 @@ def play(s: Board, action: int) -> None:
     ctx = new(Ctx, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
-    if card.type in s.game.answerable and not s.game.beginner:
+    if s.game.opens_window[c]:
         s.queue.append(finish)
         s.queue.append(new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
     else:  # no response window: the card resolves now, as the queue would do next

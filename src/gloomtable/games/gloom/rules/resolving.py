@@ -31,6 +31,7 @@ from gloomtable.games.gloom.tasks import (
     PLAY_FOR,
     RUNNING,
     Task,
+    new,
 )
 
 _EVENT, _DEATH = CardType.EVENT, CardType.UNTIMELY_DEATH
@@ -39,8 +40,8 @@ _EVENT, _DEATH = CardType.EVENT, CardType.UNTIMELY_DEATH
 def finish_play(s: Board, task: Task) -> None:
     """The played card lands (or is discarded, if cancelled) and its immediate
     effects are queued (R-G15, R-G16)."""
-    ctx = task.ctx
-    resolver, c, target, _ = ctx  # unpacked: faster than fields by name
+    ctx = task[1]  # (task.ctx: by position, see tasks.py)
+    resolver, c, target = ctx[0], ctx[1], ctx[2]
     if s.cancelled:
         s.cancelled = False
         s.limbo.remove(c)
@@ -49,7 +50,7 @@ def finish_play(s: Board, task: Task) -> None:
     card = s.cards[c]
     if card.type is _EVENT:
         # R-G16: an Event is resolved by its player, then discarded.
-        s.queue.append(Task(DISCARD_EVENT, ctx, None))
+        s.queue.append(new(Task, (DISCARD_EVENT, ctx, None, (), ())))
     else:
         s.limbo.remove(c)
         s.lay(target, c)
@@ -70,15 +71,15 @@ def finish_play(s: Board, task: Task) -> None:
     if resolver < 0:
         return  # **Decision:** nobody resolves a card played on a Guest in the middle
     if not s.game.beginner:
-        for effect in card.effects:
-            if effect.when == "immediate":
-                s.push_steps(ctx, effect.steps)
+        for steps in s.game.immediate[c]:  # its immediate effects, in printed order
+            s.push_steps(ctx, steps)
 
 
 def discard_event(s: Board, task: Task) -> None:
     """R-G16: an Event goes to the discard pile once its effects are resolved."""
-    s.limbo.remove(task.ctx.card)
-    s.discard.append(task.ctx.card)
+    c = task[1][1]  # task.ctx.card
+    s.limbo.remove(c)
+    s.discard.append(c)
 
 
 def draw_up_task(s: Board, task: Task) -> None:
@@ -106,11 +107,12 @@ def run(s: Board) -> None:
                 end_turn(s)
             continue
         task = queue.pop()
-        own = ENGINE_STEPS.get(task.step)
+        step = task[0]  # (task.step, by position: see tasks.py)
+        own = ENGINE_STEPS.get(step)
         if own is not None:
             own(s, task)
         else:
-            PRIMITIVES[task.step].handler(s, task, None)  # type: ignore[misc]
+            PRIMITIVES[step].handler(s, task, None)  # type: ignore[misc]
 
 
 ENGINE_STEPS: dict[str, Callable[[Board, Task], None]] = {

@@ -13,7 +13,7 @@ import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.rules.board import Board
-from gloomtable.games.gloom.tasks import RESPOND, Ctx, Decision, Task, new
+from gloomtable.games.gloom.tasks import ASK_RESPONSES, RESPOND, Ctx, Decision, Task, new
 
 PASS = Codec.PASS  # (a class attribute read through an instance is slow)
 _LET_IT_STAND = (PASS,)
@@ -26,7 +26,7 @@ _LET_STAND_EVENTS = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
 def respond_options(s: Board, q: int, played: int) -> tuple[int, ...]:
     """What ``q`` may answer ``played`` with: let it stand, or a response card that
     cancels its type (R-G20)."""
-    answers = s.game.answers[s.cards[played].type]
+    answers = s.game.answered_by[played]
     hand = s.hands[q]
     if answers.isdisjoint(hand):  # most hands hold no answer
         return _LET_IT_STAND
@@ -41,27 +41,27 @@ def ask_respond(s: Board, task: Task) -> None:
     """Ask the next other player in turn order (``task.data[0]`` seats after the turn
     player), unless the card is already cancelled or everyone was asked."""
     if not s.cancelled:
-        _ask(s, task, task.data[0])
+        _ask(s, task, task[1][1], task[3][0])  # (task.ctx.card, task.data[0], by position)
 
 
-def _ask(s: Board, task: Task, idx: int) -> None:
-    """Ask the player ``idx`` seats after the turn player, if there is one left to ask."""
+def _ask(s: Board, task: Task, card: int, idx: int) -> None:
+    """Ask the player ``idx`` seats after the turn player, if there is one left to ask,
+    whether they answer ``card``."""
     n = s.n
     if idx < n:
         q = (s.turn_player + idx * s.direction) % n
-        s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task.ctx.card), task))
+        s.decision = new(Decision, (q, RESPOND, respond_options(s, q, card), task))
 
 
-def respond(s: Board, d: Decision, action: int) -> None:
-    """``d.player`` lets the card stand (the next player is asked) or cancels it."""
-    p, task = d.player, d.task
-    assert task is not None
-    step, ctx, param, (idx,), sub = task  # unpacked: five fields by name are slower
+def respond(s: Board, p: int, task: Task, action: int) -> None:
+    """``p``, asked by ``task``, lets the card stand (the next player is asked) or cancels it."""
+    ctx = task[1]  # (task.ctx: by position, see tasks.py)
     if action == PASS:
         s.events.append(_LET_STAND_EVENTS[p])
         # Ask the next player now, as the task queue would do next (nobody has
         # cancelled the card: the window closes when someone does).
-        _ask(s, new(Task, (step, ctx, param, (idx + 1,), sub)), idx + 1)
+        idx = task[3][0] + 1
+        _ask(s, new(Task, (ASK_RESPONSES, ctx, None, (idx,), ())), ctx[1], idx)
         return
     c = action - s.codec.respond_base
     s.hands[p].remove(c)
