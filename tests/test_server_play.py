@@ -172,8 +172,10 @@ def actors_of(server: LiveServer, table_id: str, seat: int) -> list[str]:
 
 @pytest.mark.slow
 def test_absent_person_is_replaced_by_a_bot_and_takes_the_seat_back(server: LiveServer) -> None:
+    # 0.1 s a move, so the game is not over before the person is back (a quick bot on
+    # the loop with no delay at all played the whole game first on a busy machine)
     t = create_table(server, seats=[{"kind": "person"}, {"kind": "bot"}], replace_absent=True,
-                     absent_after=0.2, bot_delay_ms=0, seed=6)
+                     absent_after=0.2, bot_delay_ms=100, seed=6)
     with open_ws(server, t) as spectator:
         next_state(spectator, lambda m: m["state_id"] >= 6, timeout=15)
     assert set(actors_of(server, t["id"], 0)) == {"stand_in"}
