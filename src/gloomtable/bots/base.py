@@ -15,6 +15,7 @@ class RandomBot:
 
     name = "random"
     uses_view = False
+    quick = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
@@ -34,11 +35,20 @@ class CarelessBot:
         self.rng = Rng(seed ^ 0x5EED)
         self.slip = slip
         self.name = name
+        self.quick = is_quick(inner)
 
     def choose(self, view: Mapping[str, Any], legal: list[int]) -> int:
         if self.rng.below(1000) < self.slip * 1000:
             return legal[self.rng.below(len(legal))]
         return self.inner.choose(view, legal)
+
+
+def is_quick(bot: Bot) -> bool:
+    """Whether ``bot`` declares itself quick (``quick = True``): each of its decisions,
+    the slowest included, takes well under a millisecond, so a server asks it on the
+    event loop, where a hand-off to a worker thread would cost more than the choice.
+    A bot that does not say so is taken for slow (it may search)."""
+    return getattr(bot, "quick", False) is True
 
 
 def bot_action(bot: Bot, state: State, legal: list[int]) -> int:

@@ -40,7 +40,12 @@ class Bot(Protocol):
 
     name: str
     uses_view: bool
-    """False lets a driver skip building the view (the random bot needs none)."""
+    """False lets a driver skip building the view (the random bot needs none).
+
+    A bot may also declare ``quick = True`` (``bots.base.is_quick``): its every decision
+    takes well under a millisecond (the random bot, a plain heuristic), so a server asks
+    it on the event loop instead of its bots' thread pool. Without it a bot counts as
+    slow, as a search is."""
 
     def choose(self, view: View, legal: list[int]) -> int:
         """``view``: the deciding seat's view (``State.view``), empty for a bot that

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from gloomtable.bots.base import Bot, RandomBot, bot_action
+from gloomtable.bots.base import Bot, RandomBot, bot_action, is_quick
 from gloomtable.bots.levels import make_bot
 from gloomtable.engine import Game, GloomtableError, State
 from gloomtable.learn import StepTracker
@@ -64,9 +64,9 @@ CONFIRM_EVERY = 1.0
 @dataclass
 class BotPolicy:
     """Where bots think and how fast they may play: searches run in their own bounded
-    pool (a person's move never waits behind one), and a table where nobody sits (only
-    bots, or stand-ins for absent people) waits at least ``bot_only_min_delay_ms``
-    before each move."""
+    pool (a person's move never waits behind one; a quick bot chooses on the loop),
+    and a table where nobody sits (only bots, or stand-ins for absent people) waits at
+    least ``bot_only_min_delay_ms`` before each move."""
 
     pool: ThreadPoolExecutor | None = None
     """None: asyncio's default pool (tests that build a table by hand)."""
@@ -727,12 +727,18 @@ class LiveTable:
             log.exception("table %s: automatic move failed", self.id)
 
     async def _bot_choice(self, seat: Seat, state: State, legal: list[int]) -> int:
-        """The seat's bot decides in the bots' own pool (other tables and every person's
-        move keep going). A bot that fails or answers nonsense is replaced, for this
-        move, by a random one."""
+        """The seat's bot decides: a quick one (``is_quick``: the random bot, a plain
+        heuristic) here on the loop, where a thread hand-off would cost more than its
+        choice; any other in the bots' own pool (other tables and every person's move
+        keep going while it searches). A bot that fails or answers nonsense is replaced,
+        for this move, by a random one."""
+        bot = self._bot_for(seat)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.bots.pool, bot_action, self._bot_for(seat), state, legal)
+            if is_quick(bot):
+                action = bot_action(bot, state, legal)
+            else:
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.bots.pool, bot_action, bot, state, legal)
         except Exception:
             log.exception("table %s: the %s bot of seat %d failed", self.id, seat.row.level, seat.index)
             action = None

@@ -35,6 +35,8 @@ class KuhnBot:
     move three times in ten."""
 
     uses_view = True
+    quick = True
+    """A look at one card and the bets (a server asks it on the event loop)."""
 
     def __init__(self, level: str, seed: int) -> None:
         self.name = level

@@ -128,6 +128,8 @@ class CreaturesHeuristicBot:
 
     name = "heuristic"
     uses_view = True
+    quick = True
+    """Some 50 us a decision, 0.2 ms at worst (a server asks it on the event loop)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
