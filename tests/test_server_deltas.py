@@ -150,8 +150,8 @@ async def play(tmp_path: Path, game: str, seed: int) -> dict[str, list[int]]:
                     await table.submit(seat_conn(pairs, q),
                                        options[rng.below(len(options))], w.start_id, None)
             check()
-            while table.state_id == before and table.window is w:
-                await asyncio.sleep(0.001)  # the window's own task closes it
+            while (table.state_id == before and table.window is w) or table.lock.locked():
+                await asyncio.sleep(0.001)  # the window's own task closes it, storing each answer
         else:
             legal = table.state.legal_actions()
             seat = table.state.current_player()
