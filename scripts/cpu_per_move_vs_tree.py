@@ -1,13 +1,13 @@
 """Server CPU time per committed move on SQLite: this tree's server against another tree's, alternated.
 
     PYTHONPATH=src python scripts/cpu_per_move_vs_tree.py --against /work/wt-old/src
-        [--tables 60] [--seconds 10] [--rounds 3] [--think-ms 250]
+        [--tables 60] [--seconds 10] [--rounds 3] [--think-ms 250] [--level random]
 
 Each run starts one ``python -m gloomtable.server`` on a new SQLite file (the
 server of this tree, or of the tree whose ``src`` is ``--against``, each with
 its own tree's test flags, as ``gloom bench --server --against`` does), opens
 ``--tables`` bot tables of ``gloom bench --server`` (one websocket person seat,
-server bots in the others, every seat thinking ``--think-ms``) and moves them for
+server bots of ``--level`` in the others, every seat thinking ``--think-ms``) and moves them for
 ``--seconds``, with the same client code for both trees. It reads the server
 process's CPU time (user + system, ``/proc``) before and after and divides by the
 moves committed (scripts/pg_cpu_per_move.py's measure): CPU time, unlike a round
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.bench.capacity import tree_flags
-from gloomtable.bench.server import Tally, _run_clients, create_table, percentile
+from gloomtable.bench.server import CONFIG, GAME, SEATS, Tally, _post, _run_clients, percentile
 from gloomtable.server.testing import ServerProcess
 
 PROBE_EVERY = 0.02
@@ -72,13 +72,21 @@ async def load(url: str, port: int, opened: list[tuple[str, str]], seconds: floa
     return await clients, delays
 
 
+def create_table(base: str, seed: int, bot_delay_ms: int, level: str) -> tuple[str, str]:
+    """``gloom bench --server``'s table (bench/server.py), its server bots of ``level``."""
+    seats = [{"kind": "person", "name": "bench"}] + [{"kind": "bot", "level": level}] * (SEATS - 1)
+    answer = _post(base + "/api/tables", {"game": GAME, "config": CONFIG, "seats": seats,
+                                          "listed": False, "bot_delay_ms": bot_delay_ms, "seed": seed})
+    return answer["id"], answer["invites"][0]["token"]
+
+
 def run(src: Path, flags: list[str], tables: int, seconds: float, think_ms: int,
-        work: Path, n: int) -> dict[str, Any]:
+        work: Path, n: int, level: str = "random") -> dict[str, Any]:
     server = ServerProcess(str(work / f"cpu{n}.db"), log=work / f"server{n}.log", src=src,
                            flags=flags).start()
     try:
         assert server.proc is not None
-        opened = [create_table(server.url, 1000 + i, think_ms) for i in range(tables)]
+        opened = [create_table(server.url, 1000 + i, think_ms, level) for i in range(tables)]
         c0 = cpu_seconds(server.proc.pid)
         tally, delays = asyncio.run(load(server.url, server.port, opened, seconds, think_ms / 1000))
         c1 = cpu_seconds(server.proc.pid)
@@ -99,6 +107,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--think-ms", type=int, default=250)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--level", default="random", help="the server bots' level (bench: random)")
     a = ap.parse_args()
     here = Path(__file__).resolve().parent.parent / "src"
     there = a.against.resolve()
@@ -110,7 +119,7 @@ def main() -> None:
             for which in ("other", "this", "this", "other"):
                 n += 1
                 src, flags = trees[which]
-                r = run(src, flags, a.tables, a.seconds, a.think_ms, Path(tmp), n)
+                r = run(src, flags, a.tables, a.seconds, a.think_ms, Path(tmp), n, a.level)
                 per[which].append(r["server_ms"])
                 print(f"{which:5} moves={r['moves']:5d}  server {r['server_ms']:.3f} ms/move  "
                       f"p99 {r['p99_ms']:.1f} ms  stalls {r['stalls']}/{r['probes']} (>50 ms: {r['over50']})"

@@ -7,6 +7,7 @@ cost more than a quick bot's choice."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,10 +36,12 @@ def bot_table(tid: str, level: str) -> TableRow:
     return TableRow(tid, "creatures", {"players": 3}, 5, {"bot_delay_ms": 0}, False, "host", seats)
 
 
-def test_quick_bots_move_while_the_pool_is_busy_and_searches_wait_for_it(tmp_path: Path) -> None:
-    """The pool's one thread is held: a table of random bots plays on regardless (its
+@pytest.mark.parametrize("level", ["random", "medium"])
+def test_quick_bots_move_while_the_pool_is_busy_and_searches_wait_for_it(tmp_path: Path, level: str) -> None:
+    """The pool's one thread is held: a table of quick bots plays on regardless (its
     bots never reach the pool), a table of ``hard`` bots makes no move until the
-    thread is free, then plays too. Every move is stored before it is current."""
+    thread is free, then plays too. Every move is stored before it is current, with
+    its bot's told line (a quick bot that reads its view shares it with the line)."""
     store = open_store(tmp_path / "t.db")
     pool = ThreadPoolExecutor(1)
     held, release = threading.Event(), threading.Event()
@@ -53,8 +56,8 @@ def test_quick_bots_move_while_the_pool_is_busy_and_searches_wait_for_it(tmp_pat
 
     async def go() -> tuple[int, int, int]:
         tables = []
-        for tid, level in (("quick", "random"), ("slow", "hard")):
-            store.create_table(bot_table(tid, level))
+        for tid, kind in (("quick", level), ("slow", "hard")):
+            store.create_table(bot_table(tid, kind))
             row = store.load(tid)
             assert row is not None
             tables.append(LiveTable.open(row, store, policy))
@@ -81,4 +84,8 @@ def test_quick_bots_move_while_the_pool_is_busy_and_searches_wait_for_it(tmp_pat
     for tid, made in (("quick", moved_quick), ("slow", slow_after)):
         stored = store.load(tid)
         assert stored is not None and len(stored.actions) >= made
+        if tid == "quick":
+            assert {actor for _, actor in stored.actors} == {"bot"} and stored.narration
+            told = json.loads(next(iter(stored.narration.values())))
+            assert told["told"] in ("play", "same", "last", "flip", "draw")
     store.close()

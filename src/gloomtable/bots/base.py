@@ -51,12 +51,14 @@ def is_quick(bot: Bot) -> bool:
     return getattr(bot, "quick", False) is True
 
 
-def bot_action(bot: Bot, state: State, legal: list[int]) -> int:
+def bot_action(bot: Bot, state: State, legal: list[int], view: Mapping[str, Any] | None = None) -> int:
     """Ask ``bot`` for ``state``'s current player. A lone legal action is taken
-    without asking, and the view is built only for bots that read it."""
+    without asking, and the view is built only for bots that read it (``view``: that
+    seat's view of ``state``, when the caller has built it already)."""
     if len(legal) == 1:
         return legal[0]
-    view = state.view(state.current_player()) if getattr(bot, "uses_view", True) else {}
+    if view is None:
+        view = state.view(state.current_player()) if getattr(bot, "uses_view", True) else {}
     return bot.choose(view, legal)
 
 

@@ -710,11 +710,16 @@ class LiveTable:
             # without the table's lock, so a person's message is never held behind it.
             state = self.state
             legal = state.legal_actions()
+            view: Mapping[str, Any] | None = None
             if reason == "timeout" and self.settings.on_timeout == "pass" and 0 in legal:
                 action = 0
             else:
-                action = await self._bot_choice(seat, state, legal)
-            narration = self._narrate(seat, state, action) if reason != "timeout" else None
+                # A quick bot and its move's told line read one view of the seat, built here.
+                bot = self._bot_for(seat)
+                if is_quick(bot) and (reason != "timeout" or getattr(bot, "uses_view", True)):
+                    view = state.view(seat.index)
+                action = await self._bot_choice(seat, state, legal, view)
+            narration = self._narrate(seat, state, action, view) if reason != "timeout" else None
             async with self.lock:
                 if self.state_id != state_id or self.over:
                     return
@@ -726,7 +731,8 @@ class LiveTable:
         except Exception:  # a bot's bug must not silence the table: log it and stop
             log.exception("table %s: automatic move failed", self.id)
 
-    async def _bot_choice(self, seat: Seat, state: State, legal: list[int]) -> int:
+    async def _bot_choice(self, seat: Seat, state: State, legal: list[int],
+                          view: Mapping[str, Any] | None = None) -> int:
         """The seat's bot decides: a quick one (``is_quick``: the random bot, a plain
         heuristic) here on the loop, where a thread hand-off would cost more than its
         choice; any other in the bots' own pool (other tables and every person's move
@@ -735,7 +741,7 @@ class LiveTable:
         bot = self._bot_for(seat)
         try:
             if is_quick(bot):
-                action = bot_action(bot, state, legal)
+                action = bot_action(bot, state, legal, view)
             else:
                 action = await asyncio.get_running_loop().run_in_executor(
                     self.bots.pool, bot_action, bot, state, legal)
@@ -751,13 +757,17 @@ class LiveTable:
             seat.bot = make_bot(seat.row.level, self.row.game, bot_seed())
         return seat.bot
 
-    def _narrate(self, seat: Seat, state: State, action: int) -> str | None:
+    def _narrate(self, seat: Seat, state: State, action: int,
+                 view: Mapping[str, Any] | None = None) -> str | None:
+        """The bot's told line for its move, from the seat's view of ``state`` (``view``,
+        when the bot's choice built it already)."""
         try:
             from gloomtable.bots.narration import narrate
         except ImportError:
             return None
         try:
-            text = narrate(self.row.game, state.view(seat.index), action, bot_seed())
+            text = narrate(self.row.game, state.view(seat.index) if view is None else view, action,
+                           bot_seed())
         except GloomtableError:
             return None
         return text[:300] if text else None
