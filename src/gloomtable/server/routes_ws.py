@@ -220,7 +220,8 @@ async def _sender(websocket: WebSocket, conn: Conn, timeout: float) -> None:
                 await asyncio.wait_for(websocket.close(code=1008 if conn.dropped else 1000), 1)
             return
         try:
-            await asyncio.wait_for(websocket.send_text(text), timeout)
+            async with asyncio.timeout(timeout):  # no task of its own per message, as wait_for makes
+                await websocket.send_text(text)
         except TimeoutError:
             conn.drop()
             return
