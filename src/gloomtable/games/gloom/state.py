@@ -116,11 +116,15 @@ class GloomState(Board):
     # in the class body: a compiled function does not bind as a method.)
 
     def legal_actions(self) -> list[int]:
-        # The play decision straight to its rule (plays.legal_actions would dispatch the
-        # same way): one call less on the commonest question.
+        # The two commonest questions answered here as plays.legal_actions answers them,
+        # one call less: the play decision by its rule, a response by its options.
         d = self.decision
-        if d[1] is PLAY and not self.over:  # (d.kind: by position, see tasks.py)
-            return _legal_plays(self, d[0])
+        kind = d[1]  # (d.kind: by position, see tasks.py)
+        if not self.over:
+            if kind is PLAY:
+                return _legal_plays(self, d[0])
+            if kind is RESPOND:
+                return list(d[2])
         return _legal_actions(self)
 
     def is_legal(self, action: int) -> bool:

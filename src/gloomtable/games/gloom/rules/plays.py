@@ -132,12 +132,12 @@ def legal_actions(s: Board) -> list[int]:
     if s.over:
         return []
     d = s.decision
-    kind = d.kind
+    kind = d[1]  # (d.kind: by position, see tasks.py)
     if kind is PLAY:
-        return legal_plays(s, d.player)
+        return legal_plays(s, d[0])
     if kind is SETUP_FAMILY:
         return family_options(s)
-    return list(d.options)
+    return list(d[2])  # its options
 
 
 def is_legal(s: Board, action: int) -> bool:
@@ -193,7 +193,10 @@ def legal_plays(s: Board, p: int) -> list[int]:
         seen.settle(s.find_living(), s.families, s.guests)
     rows = seen.rows
     on_negative: Pick | None = None
-    short: list[int] = []  # discard-one and Event ids: below every play id
+    # Discard-one and Event ids, below every play id: straight into ``out`` when there
+    # are only Events (they come in card order, so in id order); the 1st edition's
+    # discard-one ids mix with them and are sorted in after.
+    short: list[int] = [] if discard_one else out
     plays: list[int] = []
     for c in sorted(hand):
         t = cards[c].type
@@ -210,7 +213,7 @@ def legal_plays(s: Board, p: int) -> list[int]:
             plays.extend(on_negative(codec.all_plays[c]))
         if discard_one:
             short.append(codec.discard_one_base + c)
-    if short:
+    if short is not out:
         short.sort()
         out.extend(short)
     out.extend(plays)

@@ -96,7 +96,7 @@ def run(s: Board) -> None:
     """Run queued tasks until someone is asked a question or the game ends."""
     queue = s.queue
     running = s.decision
-    if running.kind is not RUNNING:
+    if running[1] is not RUNNING:  # (running.kind: by position, see tasks.py)
         return
     # Any question, or the game's end (the OVER decision), replaces the running decision.
     while s.decision is running:
