@@ -157,8 +157,9 @@ class GloomState(Board):
         if kind is PLAY:
             _play(self, action)
         elif kind is RESPOND:
-            assert d.task is not None
-            _respond(self, p, d.task, action)
+            task = d[3]  # (d.task)
+            assert task is not None
+            _respond(self, p, task, action)
         elif kind is SETUP_FAMILY:
             setup.choose_family(self, p, action - self.codec.family_base)
         elif kind is SETUP_ASIDE:

@@ -61,7 +61,8 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
         # Ask the next player now, as the task queue would do next (nobody has
         # cancelled the card: the window closes when someone does).
         idx = task[3][0] + 1
-        _ask(s, new(Task, (ASK_RESPONSES, ctx, None, (idx,), ())), ctx[1], idx)
+        if idx < s.n:  # (else everyone was asked: no task for the next seat)
+            _ask(s, new(Task, (ASK_RESPONSES, ctx, None, (idx,), ())), ctx[1], idx)
         return
     c = action - s.codec.respond_base
     s.hands[p].remove(c)
