@@ -77,11 +77,10 @@ class Store(AccountStore, TalkStore, DeckStore, Protocol):
     async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                             narration: str | None, over: bool, deadline: float | None = None,
                             rating: RatingPlan | None = None) -> None:
-        """``append_action`` as a live table calls it, from the event loop, with the other
-        tables' moves that arrive together: SQLite in one transaction at the end of the
-        loop's turn (``store_sqlite.LoopGroup``: no thread, quicker than any hop);
-        PostgreSQL in one statement (server/store_group.py), sent on the event loop by a
-        connection of the moves' own (server/store_link.py)."""
+        """``append_action`` as a live table calls it, from the event loop: SQLite at
+        once (quicker than any thread hop); PostgreSQL with the other tables' moves that
+        arrive together (server/store_group.py), sent on the event loop by a connection
+        of the moves' own (server/store_link.py)."""
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         """The turn-timer deadline of the decision at state ``idx``."""

@@ -3,24 +3,21 @@
 One process owns the file (a second server on the same file would not see the
 first one's actions until it reloads: use PostgreSQL for several processes).
 Writes are ``BEGIN IMMEDIATE .. COMMIT`` in WAL mode with ``synchronous=NORMAL``,
-which survives a killed process. The moves that tables hand in during one turn of the
-event loop are committed in one such transaction (:class:`LoopGroup`).
+which survives a killed process.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gloomtable.server.migrations import MIGRATIONS, VERSION_TABLE
 from gloomtable.server.store_decks import DeckRows
-from gloomtable.server.store_group import Move, Outcomes
 from gloomtable.server.store_rows import LEASE_TERM, SeatRow, StaleActionError, StoreError, TableRow
 from gloomtable.server.store_talk import TalkRows
 
@@ -33,7 +30,10 @@ BUSY_TIMEOUT_MS = 5000
 _STORE_MOVE = ("INSERT OR IGNORE INTO actions (table_id, idx, action, seat, actor, narration, at)"
                " SELECT ?,?,?,?,?,?,? WHERE ?=0 OR EXISTS"
                " (SELECT 1 FROM actions WHERE table_id=? AND idx=?)")
-"""One move, stored only at the next index of its table (see ``SqliteStore._store_move``)."""
+"""One action, stored only at the next index of its table: index 0 or the one after a
+stored action (a probe of the primary key, where a count of the table's actions grew
+with every move), and never twice (the primary key; ``OR IGNORE`` makes a duplicate no
+row). Not stored: no row, and ``append_action`` raises before writing anything else."""
 
 _TABLE_COLUMNS = "id, game, config, seed, options, listed, host_token, over, next_table, created," \
                  " deadline, deadline_idx, finished"
@@ -79,7 +79,6 @@ class SqliteStore(TalkRows, DeckRows):
         self.path = str(path)
         self.url = self.path
         self.lease_term = LEASE_TERM
-        self._group: LoopGroup | None = None  # made at the first move, on the event loop
         db: sqlite3.Connection | None = None
         try:
             if self.path != ":memory:":
@@ -157,69 +156,22 @@ class SqliteStore(TalkRows, DeckRows):
     def append_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                       narration: str | None, over: bool, deadline: float | None = None,
                       rating: RatingPlan | None = None) -> None:
-        outcome = self.append_moves([Move(table_id, idx, action, seat, actor, narration, over, deadline,
-                                          rating)])[0]
-        if outcome is not None:
-            raise outcome
-
-    def append_moves(self, moves: Sequence[Move]) -> Outcomes:
-        """Several moves, each stored as ``append_action`` would, in one transaction
-        (one lock, one write of the log): the moves of the tables that arrived together
-        (``commit_action``). Each move's outcome is its own: None (stored) or
-        :class:`StaleActionError`. An error of the database itself rolls the group
-        back, and each move is then tried alone, so it is that move's own outcome."""
-        try:
-            with self._tx() as db:
-                return [self._store_move(db, m) for m in moves]
-        except Exception:
-            if len(moves) == 1:
-                raise
-        outcomes: Outcomes = []
-        for m in moves:
-            try:
-                with self._tx() as db:
-                    outcomes.append(self._store_move(db, m))
-            except Exception as exc:
-                outcomes.append(exc)
-        return outcomes
-
-    def _store_move(self, db: sqlite3.Connection, m: Move) -> StaleActionError | None:
-        """One move in the open transaction, only at the next index of its table: index
-        0 or the one after a stored action (a probe of the primary key, not a count of
-        the table's actions), and never twice (the primary key: ``OR IGNORE`` turns a
-        duplicate into no row). A move that is not stored writes nothing."""
         at = time.time()
-        stored = db.execute(_STORE_MOVE, (m.table_id, m.idx, m.action, m.seat, m.actor, m.narration, at,
-                                          m.idx, m.table_id, m.idx - 1)).rowcount
-        if stored != 1:
-            return StaleActionError(f"table {m.table_id}: action #{m.idx} is not the next to store "
-                                    "(another writer stored one first)")
-        db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=?,"
-                   " finished=COALESCE(finished, ?) WHERE id=?",
-                   (int(m.over), m.deadline, m.idx + 1, at if m.over else None, m.table_id))
-        if m.over and m.rating is not None:
-            self._rate_finished(db, m.table_id, m.rating)
-        return None
+        with self._tx() as db:
+            if db.execute(_STORE_MOVE, (table_id, idx, action, seat, actor, narration, at,
+                                        idx, table_id, idx - 1)).rowcount != 1:
+                raise StaleActionError(f"table {table_id}: action #{idx} is not the next to store "
+                                       "(another writer stored one first)")
+            db.execute("UPDATE tables SET over=?, deadline=?, deadline_idx=?,"
+                       " finished=COALESCE(finished, ?) WHERE id=?",
+                       (int(over), deadline, idx + 1, at if over else None, table_id))
+            if over and rating is not None:
+                self._rate_finished(db, table_id, rating)
 
     async def commit_action(self, table_id: str, idx: int, action: int, seat: int, actor: str,
                             narration: str | None, over: bool, deadline: float | None = None,
                             rating: RatingPlan | None = None) -> None:
-        """With the moves of other tables that arrive in the same turn of the event
-        loop, in one transaction (:class:`LoopGroup`); returns once it is committed."""
-        if self._group is None:
-            self._group = LoopGroup(self.append_moves)
-        done = self._group.commit(Move(table_id, idx, action, seat, actor, narration, over, deadline,
-                                       rating))
-        try:
-            await done
-        except asyncio.CancelledError:
-            if not done.done() or done.cancelled() or done.exception() is not None:
-                raise  # cancelled before its group left (so not stored), or not stored anyway
-            # Stored in the very turn its caller was cancelled: the caller hears that it was
-            # stored, so the table shows what its store holds; the cancel comes at its next await.
-            task = asyncio.current_task()
-            if task is not None:
-                task.cancel()
+        self.append_action(table_id, idx, action, seat, actor, narration, over, deadline, rating)
 
     def set_deadline(self, table_id: str, idx: int, deadline: float | None) -> None:
         with self._tx() as db:
@@ -373,44 +325,6 @@ def table_row(row: Any, seats: Any, actions: Any, since: int) -> TableRow:
         out.actors.append((seat, actor))
         out.times.append(float(at))
     return out
-
-
-class LoopGroup:
-    """Group commit on one event loop: the moves handed in during one turn of the loop
-    are stored together, by one synchronous call of ``store`` at the end of that turn
-    (SQLite answers in microseconds: no thread, no timer). A move's caller waits for
-    its own outcome; nobody hears of a move before its transaction is committed. A move
-    whose caller stopped waiting before the group left is not stored."""
-
-    def __init__(self, store: Callable[[Sequence[Move]], Outcomes]) -> None:
-        self._store = store
-        self._waiting: list[tuple[Move, asyncio.Future[None]]] = []
-
-    def commit(self, move: Move) -> asyncio.Future[None]:
-        """A future that ends when ``move`` is stored, or fails with why it was not."""
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
-        self._waiting.append((move, done))
-        if len(self._waiting) == 1:
-            loop.call_soon(self._flush)
-        return done
-
-    def _flush(self) -> None:
-        group = [(m, done) for m, done in self._waiting if not done.done()]
-        self._waiting = []
-        if not group:
-            return
-        try:
-            outcomes = self._store([m for m, _ in group])
-        except Exception as exc:  # each mover hears it
-            outcomes = [exc] * len(group)
-        for (_, done), outcome in zip(group, outcomes, strict=True):
-            if done.done():
-                continue
-            if outcome is None:
-                done.set_result(None)
-            else:
-                done.set_exception(outcome)
 
 
 class _Transaction:

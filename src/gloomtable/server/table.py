@@ -449,7 +449,7 @@ class LiveTable:
         rating = rating_plan(self, nxt, seat, actor, action) if over else None  # stored with it
         try:
             args = (self.id, idx, action, seat, actor, narration, over, deadline, rating)
-            await self.store.commit_action(*args)  # grouped with other tables' moves, on the loop
+            await self.store.commit_action(*args)  # PostgreSQL: the loop's own link, grouped with others
         except Unconfirmed as exc:  # the database did not answer in time: the move may yet be stored
             self._confirm_later(exc.future)
             raise ServerError("server_busy", "your move is not confirmed yet: the tables' database did not "
