@@ -17,7 +17,10 @@ exact, not a guess:
   states and tests do) is another object, so it is worked out afresh; a whole new
   ``state.stacks`` dict starts everything afresh.
 - the table facts (who lives, their play rows, who is negative) hold while the board's
-  moves keep them up and the families and Guests are as they were.
+  moves keep them up and the families and Guests are as they were. A family's list is
+  held as that very list (its members are compared only when it is another list): as
+  with a stack, the board's moves are the only ways to change one in place
+  (``put_stack``, ``drop_stack``, ``change_family`` come with every rule that does).
 - ``moved`` lists every stack a board move touched, in order, since these facts were
   made: a reader that remembers how far it read (the RL observer) finds what changed
   since it last looked without comparing every stack. It grows by one id per move up
@@ -174,7 +177,7 @@ class Seen:
     def settle(self, living: list[int], families: list[list[int]], guests: list[int]) -> None:
         """Table facts worked out afresh: ``living`` now."""
         self.living = tuple(living)
-        self.families = [list(f) for f in families]
+        self.families = list(families)  # the very family lists (see the module docstring)
         self.guests = list(guests)
         self.rows = {}
         self.negative = None
