@@ -145,12 +145,16 @@ class Seen:
     def _died(self, c: int, slot: int) -> None:
         """The living Character ``c`` (at target slot ``slot``) died. (Apart from
         :meth:`laid`, whose every call would otherwise make ``c`` a closure cell.)"""
-        self.living = tuple([x for x in self.living or () if x != c])
+        living = list(self.living or ())
+        living.remove(c)  # (laid made sure it is there; the living appear once each)
+        self.living = tuple(living)
         self.rows = {}
         if self.negative is not None and slot in self.negative:
             self.negative.discard(slot)
             self.death_pick = None
-        self.dirty = [x for x in self.dirty if x != c]
+        dirty = self.dirty
+        while c in dirty:  # (seldom there: most deaths land on a stack not laid on since)
+            dirty.remove(c)
 
     def lifted(self, c: int, top_only: bool) -> None:
         """A card left the stack of ``c``: the top one (a Modifier, or an Untimely Death

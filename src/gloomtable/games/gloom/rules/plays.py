@@ -189,8 +189,9 @@ def legal_plays(s: Board, p: int) -> list[int]:
     seen = s.seen
     if seen.stacks is not s.stacks:
         seen = s.seen = Seen(s.stacks)
-    if not seen.hold(s.families, s.guests):
-        seen.settle(s.find_living(), s.families, s.guests)
+    families, guests = s.families, s.guests
+    if seen.living is None or seen.families != families or seen.guests != guests:  # (seen.hold, inlined)
+        seen.settle(s.find_living(), families, guests)
     rows = seen.rows
     on_negative: Pick | None = None
     # Discard-one and Event ids, below every play id: straight into ``out`` when there
