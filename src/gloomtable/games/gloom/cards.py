@@ -8,9 +8,10 @@ live effects are all derived from :func:`visible` and never stored.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, Final, cast
 
 from gloomtable.games.gloom.step_hooks import WORTHS
 
@@ -229,7 +230,7 @@ class Visible:
         prints = card.prints
         for region in _PRINTED.get(prints) or _printed_regions(prints):
             shown[region] = pos
-        v = Visible.__new__(Visible)
+        v = _bare_visible(Visible)
         v.shown_by = tuple(shown)
         v.stack = (*self.stack, card)
         top, mid, bottom = self.points
@@ -295,6 +296,14 @@ class Visible:
             for card in self.persistent_cards():
                 out.extend(card.effects_when("persistent"))
         return tuple(out)
+
+
+_bare_visible: Final[Callable[[type[Visible]], Visible]] = (
+    cast(Callable[[type[Visible]], Visible], object.__new__) if __file__.endswith(".py")
+    else Visible.__new__)
+"""A bare :class:`Visible` for :meth:`Visible.on_top` to fill in: ``object.__new__``
+straight in Python (the class's own ``__new__`` is one more Python call on every card
+laid); the compiled build's classes make an instance only through their own."""
 
 
 def visible(stack: tuple[Card, ...] | list[Card]) -> Visible:
