@@ -19,6 +19,9 @@ PASS = Codec.PASS  # (a class attribute read through an instance is slow)
 _LET_IT_STAND = (PASS,)
 """The options of a player asked to respond with no answer in hand."""
 
+_SEATS = tuple((i,) for i in range(MAX_PLAYERS))
+"""``(i,)``, the data of the task that asks the player ``i`` seats after the turn player."""
+
 _LET_STAND_EVENTS = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
                           for p in range(MAX_PLAYERS))
 
@@ -61,8 +64,11 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
         # Ask the next player now, as the task queue would do next (nobody has
         # cancelled the card: the window closes when someone does).
         idx = task[3][0] + 1
-        if idx < s.n:  # (else everyone was asked: no task for the next seat)
-            _ask(s, new(Task, (ASK_RESPONSES, ctx, None, (idx,), ())), ctx[1], idx)
+        n = s.n
+        if idx < n:  # (else everyone was asked: no task for the next seat; _ask, inlined)
+            q = (s.turn_player + idx * s.direction) % n
+            s.decision = new(Decision, (q, RESPOND, respond_options(s, q, ctx[1]),
+                                        new(Task, (ASK_RESPONSES, ctx, None, _SEATS[idx], ()))))
         return
     c = action - s.codec.respond_base
     s.hands[p].remove(c)
