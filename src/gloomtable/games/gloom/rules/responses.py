@@ -44,16 +44,10 @@ def ask_respond(s: Board, task: Task) -> None:
     """Ask the next other player in turn order (``task.data[0]`` seats after the turn
     player), unless the card is already cancelled or everyone was asked."""
     if not s.cancelled:
-        _ask(s, task, task[1][1], task[3][0])  # (task.ctx.card, task.data[0], by position)
-
-
-def _ask(s: Board, task: Task, card: int, idx: int) -> None:
-    """Ask the player ``idx`` seats after the turn player, if there is one left to ask,
-    whether they answer ``card``."""
-    n = s.n
-    if idx < n:
-        q = (s.turn_player + idx * s.direction) % n
-        s.decision = new(Decision, (q, RESPOND, respond_options(s, q, card), task))
+        idx, n = task[3][0], s.n  # (task.data[0], by position)
+        if idx < n:
+            q = (s.turn_player + idx * s.direction) % n
+            s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task[1][1]), task))
 
 
 def respond(s: Board, p: int, task: Task, action: int) -> None:
@@ -65,7 +59,7 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
         # cancelled the card: the window closes when someone does).
         idx = task[3][0] + 1
         n = s.n
-        if idx < n:  # (else everyone was asked: no task for the next seat; _ask, inlined)
+        if idx < n:  # (else everyone was asked: no task for the next seat; as ask_respond asks)
             q = (s.turn_player + idx * s.direction) % n
             s.decision = new(Decision, (q, RESPOND, respond_options(s, q, ctx[1]),
                                         new(Task, (ASK_RESPONSES, ctx, None, _SEATS[idx], ()))))
