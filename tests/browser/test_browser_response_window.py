@@ -188,8 +188,13 @@ def test_two_people_see_an_event_s_window_at_once_for_one_pause(server: ServerPr
                     closed = [w[0]["closed"] for w in wins]
                     assert max(shown) - min(shown) <= 200, shown
                     assert max(closed) - min(closed) <= 200, closed
-                    assert 2 * PAUSE_MS - 80 <= closed[0] - shown[0] <= 2 * PAUSE_MS + 600, \
-                        closed[0] - shown[0]
+                    # One pause, not one per seat, by the table's clock: the window lasts the
+                    # one pause, and no page hears of its close before that pause ran out (a
+                    # loaded machine may show a page its window late, so the time between the
+                    # page's own two moments is not the measure)
+                    w0 = [w[0] for w in wins]
+                    assert all(abs(w["ends"] - w["opened"] - 2 * PAUSE_MS) < 2 for w in w0), w0
+                    assert all(-50 <= w["closed"] - w["ends"] <= 600 for w in w0), w0
                     assert wins[0][0]["prompt"] == wins[1][0]["prompt"]
                     seen += 1
                 break
