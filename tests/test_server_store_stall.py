@@ -74,3 +74,64 @@ def test_a_stalled_database_refuses_moves_quickly_and_freezes_no_page(tmp_path: 
     text = log.read_text()
     assert text.count("did not answer within") == 1 and "answers again" in text, text[-2000:]
     assert "Traceback" not in text, text[-3000:]
+
+
+BOTS = [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)]
+
+
+def stored_moves(url: str, table_id: str) -> int:
+    """Moves of ``table_id`` in the database itself (straight, not through the proxy)."""
+    import psycopg
+
+    from gloomtable.server.store_postgres import split_url
+
+    conninfo, schema = split_url(url)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'SET search_path TO "{schema}"')
+        row = conn.execute("SELECT COUNT(*) FROM actions WHERE table_id = %s", (table_id,)).fetchone()
+        over = conn.execute("SELECT over FROM tables WHERE id = %s", (table_id,)).fetchone()
+    assert row is not None and over is not None
+    return -1 if over[0] else int(row[0])
+
+
+@pytest.mark.slow
+def test_a_table_of_bots_moves_on_after_the_database_stalls(tmp_path: Path) -> None:
+    """A bot whose move met the stall (refused at once as busy, or not confirmed in
+    time) moves again once the database answers. Before, the table waited for ever:
+    nothing but a person's move, or another process taking its lease, woke it.
+
+    The stall begins just after a move is stored, so the table has no move under way:
+    the lease round meets the stall first (the guard then refuses every call at once),
+    and the bot's next move, ``PACE`` later, is refused. The stall is shorter than a
+    lease's term, so this process keeps leading the table."""
+    require_postgres()
+    log = tmp_path / "server.log"
+    pace = 1.5
+    with fresh_schema() as url, StallingProxy(("127.0.0.1", 5432)) as proxy:
+        through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        with ServerProcess(through, log=log, args=["--store-timeout", str(TIMEOUT)]) as srv:
+            tid = str(create_table(srv, seats=BOTS, listed=False, bot_delay_ms=int(pace * 1000))["id"])
+            deadline = time.monotonic() + 60
+            while (before := stored_moves(url, tid)) < 1:
+                assert time.monotonic() < deadline, "the bots made no move"
+                time.sleep(0.05)
+            while stored_moves(url, tid) == before:  # a move was just stored: the next is PACE away
+                assert time.monotonic() < deadline, "the bots made no second move"
+                time.sleep(0.02)
+            proxy.stall()
+            time.sleep(pace + 0.5)  # the bot's next move meets the stall; a lease outlives it
+            proxy.resume()
+            deadline = time.monotonic() + 30
+            while not log.read_text().count("answers again"):
+                assert time.monotonic() < deadline, "the server did not use its database again"
+                time.sleep(0.1)
+            after = stored_moves(url, tid)
+            assert after >= 0, "the game ended during the stall: nothing left to show"
+            deadline = time.monotonic() + 30
+            while 0 <= stored_moves(url, tid) < after + 2:  # moves go on (or the game ends)
+                assert time.monotonic() < deadline, f"the table stalled at {after} moves"
+                time.sleep(0.1)
+    text = log.read_text()
+    assert text.count("did not answer within") >= 1, text[-2000:]
+    assert "leads it now" not in text, "the lease lapsed: the test shows nothing"
+    assert "Traceback" not in text, text[-3000:]

@@ -478,6 +478,7 @@ class LiveTable:
                         self._catch_up()  # (fails at once while the database is still away)
                         if self.state_id == before:
                             self.broadcast()  # nothing was stored: the same state, the page may choose again
+                            self.schedule()  # and a bot or timer whose move it was moves again
                         return
                 except Exception:  # still no answer: ask again shortly
                     await asyncio.sleep(CONFIRM_EVERY)
@@ -726,10 +727,25 @@ class LiveTable:
                 if reason == "stand_in" and not self.stand_in_active(seat):
                     return  # they came back while the bot thought: the move is theirs
                 await self._commit(action, seat.index, reason, narration)
-        except ServerError:  # stale: another process stored this move first; nothing is played twice
-            return
+        except ServerError as exc:
+            if exc.code == "server_busy":  # the database did not take it (or not yet): try again
+                self._retry_later(state_id, reason)
+            return  # stale: another process stored this move first; nothing is played twice
         except Exception:  # a bot's bug must not silence the table: log it and stop
             log.exception("table %s: automatic move failed", self.id)
+
+    def _retry_later(self, state_id: int, reason: str) -> None:
+        """An automatic move the database refused as busy, or did not confirm in time, is
+        tried again ``CONFIRM_EVERY`` seconds later, until it is stored or the state moves
+        on: without this a table of bots met by one database hiccup never moved again. A
+        move that was stored after all is not played twice (its index is taken: stale)."""
+        if self.state_id != state_id or self.over or not self.leader:
+            return
+        if self._timer is not None and self._timer is not asyncio.current_task() and not self._timer.done():
+            return  # the table arranged its next automatic move meanwhile
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule
+            self._timer = asyncio.get_running_loop().create_task(
+                self._fire(state_id, CONFIRM_EVERY, reason))
 
     async def _bot_choice(self, seat: Seat, state: State, legal: list[int],
                           view: Mapping[str, Any] | None = None) -> int:
