@@ -373,3 +373,33 @@ def test_the_draft_shows_cards_and_zooms_keep_off_the_decision(browser: Any, ser
         errors.check()
     finally:
         ctx.close()
+
+
+def test_the_side_panel_follows_the_width_until_the_reader_chooses(browser: Any, server: LiveServer) -> None:
+    """Open beside a wide table, closed over a narrow one (a tablet turned to portrait,
+    a window made narrow) and open again when wide, until the reader opens or closes it:
+    from then on it stays as they left it, at any width."""
+    table = new_table(server, "gloom", 3, seed=5, delay=500)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(20_000)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(server.url + table["invites"][0]["link"])
+        panel = "[data-testid=side-panel]"
+        page.wait_for_selector(f"{panel}:not([hidden])")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_selector(panel, state="hidden")
+        assert page.get_attribute("[data-testid=log-toggle]", "aria-expanded") == "false"
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_selector(f"{panel}:not([hidden])")
+        page.click("[data-testid=log-toggle]")  # the reader closes it on a wide window
+        page.wait_for_selector(panel, state="hidden")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_function("() => innerWidth === 1366")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.locator(panel).is_hidden(), "the reader's choice outlives a change of width"
+        errors.check()
+    finally:
+        ctx.close()

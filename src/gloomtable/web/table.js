@@ -48,6 +48,9 @@ function savedFlag(key, fallback) {
   }
 }
 
+/** Window widths above this show the side panel (seats, log) beside the table by default. */
+const LOG_BESIDE_PX = 900;
+
 function saveFlag(key, on) {
   try { localStorage.setItem(key, on ? "1" : "0"); } catch { /* private mode */ }
 }
@@ -101,7 +104,8 @@ export class TablePage {
     this.standTimer = null;
     this.standFor = null; // the state id the automatic answer waits on
     this.standAt = 0;
-    this.logOpen = savedFlag("gloomtable.log", window.innerWidth > 900);
+    this.logOpen = savedFlag("gloomtable.log", window.innerWidth > LOG_BESIDE_PX);
+    this.followWidth();
     this.zoomPinned = false;
     this.build();
     this.lesson = new LessonPanel(this); // a guided game's steps (shown only at a lesson's table)
@@ -176,6 +180,18 @@ export class TablePage {
         e.side),
       e.zoom);
     this.renderLogOpen();
+  }
+
+  /** Until the reader opens or closes the side panel, it follows the window: open
+   *  beside a wide table, closed over a narrow one. A tablet turned from landscape to
+   *  portrait, or a window made narrow, would otherwise keep it open over the board. */
+  followWidth() {
+    const wide = window.matchMedia(`(min-width: ${LOG_BESIDE_PX + 1}px)`);
+    wide.addEventListener("change", (ev) => {
+      if (savedFlag("gloomtable.log", null) !== null || this.logOpen === ev.matches) return;
+      this.logOpen = ev.matches;
+      if (this.els) this.renderLogOpen();
+    });
   }
 
   toggleLog() {
