@@ -8,6 +8,7 @@ they fail, so CI can never pass by skipping them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from collections.abc import Iterator
@@ -109,6 +110,22 @@ class PageErrors:
 
     def check(self) -> None:
         assert not self.errors, self.errors
+
+
+@contextlib.contextmanager
+def page_at(browser: Any, url: str, width: int = 1366, height: int = 768,
+            timeout_ms: float = 20_000) -> Iterator[tuple[Any, PageErrors]]:
+    """A page of its own browser context, ``width`` x ``height``, opened at ``url``, and
+    its errors (the test calls ``check``); the context closes after."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.set_default_timeout(timeout_ms)
+    try:
+        page = ctx.new_page()
+        errors = PageErrors(page)
+        page.goto(url)
+        yield page, errors
+    finally:
+        ctx.close()
 
 
 def frames_of(page: Any) -> list[str]:

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_table_ui import serious_violations
 
-from conftest import PageErrors, click_any_choice, page_state, shot, wait_my_turn_or_end
+from conftest import PageErrors, click_any_choice, page_at, page_state, shot, wait_my_turn_or_end
 from gloomtable.server.testing import LiveServer, ServerThread
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -212,12 +212,7 @@ def finished_creatures(server: LiveServer, seed: int) -> dict[str, Any]:
 
 def test_creatures_end_screen_fits_a_phone(browser: Any, server: LiveServer) -> None:
     table = finished_creatures(server, seed=31)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.set_default_timeout(20_000)
-    try:
-        page = ctx.new_page()
-        errors = PageErrors(page)
-        page.goto(server.url + table["invites"][0]["link"])
+    with page_at(browser, server.url + table["invites"][0]["link"], 390, 844) as (page, errors):
         page.wait_for_selector("[data-testid=final-scores]")
         st = page_state(page)
         assert st is not None and st["over"]
@@ -238,8 +233,6 @@ def test_creatures_end_screen_fits_a_phone(browser: Any, server: LiveServer) -> 
         shot(page, "creatures-end-phone")
         assert serious_violations(page) == [], "Crazy Creatures' end screen"
         errors.check()
-    finally:
-        ctx.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -380,12 +373,7 @@ def test_the_side_panel_follows_the_width_until_the_reader_chooses(browser: Any,
     a window made narrow) and open again when wide, until the reader opens or closes it:
     from then on it stays as they left it, at any width."""
     table = new_table(server, "gloom", 3, seed=5, delay=500)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-    ctx.set_default_timeout(20_000)
-    try:
-        page = ctx.new_page()
-        errors = PageErrors(page)
-        page.goto(server.url + table["invites"][0]["link"])
+    with page_at(browser, server.url + table["invites"][0]["link"]) as (page, errors):
         panel = "[data-testid=side-panel]"
         page.wait_for_selector(f"{panel}:not([hidden])")
         page.set_viewport_size({"width": 390, "height": 844})
@@ -401,5 +389,3 @@ def test_the_side_panel_follows_the_width_until_the_reader_chooses(browser: Any,
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert page.locator(panel).is_hidden(), "the reader's choice outlives a change of width"
         errors.check()
-    finally:
-        ctx.close()
