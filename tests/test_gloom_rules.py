@@ -672,6 +672,30 @@ def test_R_G14_never_discard_down():
     assert "draw" not in kinds(events) and "discard" not in kinds(events)
 
 
+def test_R_G14_R_G18_the_kept_lasting_steps_are_those_the_table_shows():
+    """A player's lasting steps (what the draw limit asks at every turn's end) are kept
+    in the state's ``Seen`` while no stack holding a lasting card changes; at every step
+    of seeded games of the shipped decks they must equal the steps worked out afresh
+    (a clone starts with nothing kept), and so must the draw limits."""
+    from gloomtable.engine import Rng
+    from gloomtable.games import make_game
+
+    workloads = (("gloom", {"players": 4}), ("gloom", {"players": 3}), ("gloomier", {"players": 4}),
+                 ("gloom", {"players": 5, "sets": ["classic", "gloomier"]}))
+    for w, (name, config) in enumerate(workloads):
+        game = make_game(name, config)
+        for g in range(12):
+            state = game.new_initial_state(60 + 100 * w + g)
+            rng = Rng(w * 100 + g)
+            while not state.is_over():
+                fresh = state.clone()
+                for p in range(state.n):
+                    assert state.held_steps(p) == fresh.held_steps(p)
+                    assert state.draw_limit(p) == fresh.draw_limit(p)
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+
+
 def test_R_G15_effects_resolve_in_printed_order():
     s = start(DECK)
     set_hand(s, 0, ["ev-draw-discard"])

@@ -26,6 +26,10 @@ exact, not a guess:
   since it last looked without comparing every stack. It grows by one id per move up
   to :data:`MOVES_KEPT`, then a new list starts (a reader holding the old one looks at
   every stack once); a clone starts an empty one.
+- each player's lasting steps (``held``, R-G18, R-G19) hold while no stack holding a
+  lasting card (``lasting``) has a card laid on it, nothing is lifted off a stack and
+  no stack comes or goes, for the very family list they were worked out for: laying
+  a card on a stack that holds no lasting card shows no lasting effect there.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import operator
 from collections.abc import Callable
 
 from gloomtable.games.gloom.actions import Codec
-from gloomtable.games.gloom.cards import Visible
+from gloomtable.games.gloom.cards import Step, Visible
 
 Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 """Picks the ids on some target slots out of a card's play ids on every slot."""
@@ -64,8 +68,8 @@ about a thousand)."""
 class Seen:
     """One state's kept facts about its table (see the module docstring)."""
 
-    __slots__ = ("below", "death_pick", "dirty", "families", "guests", "lists", "living", "moved",
-                 "negative", "pick", "picked_for", "rows", "shown", "stacks")
+    __slots__ = ("below", "death_pick", "dirty", "families", "guests", "held", "lasting", "lists",
+                 "living", "moved", "negative", "pick", "picked_for", "rows", "shown", "stacks")
 
     def __init__(self, stacks: dict[int, list[int]]) -> None:
         self.stacks = stacks
@@ -95,6 +99,10 @@ class Seen:
         """Living Characters whose Self-Worth may have changed since ``negative``."""
         self.moved: list[int] = []
         """Every stack a board move touched since these facts were made, in order."""
+        self.held: dict[int, tuple[list[int], list[Step]]] = {}
+        """Player -> (the family list, the lasting steps it holds), once asked."""
+        self.lasting: frozenset[int] = frozenset()
+        """The cards with a lasting effect (the game's, once ``held`` is filled)."""
 
     def copy_for(self, old: dict[int, list[int]], new: dict[int, list[int]]) -> Seen:
         """These facts for a clone whose stacks ``new`` copy ``old`` (what shows carries
@@ -131,6 +139,8 @@ class Seen:
         self.below.pop(c, None)
         if v is not None and self.lists.get(c) is stack:
             self.below[c] = v
+        if self.held and not self.lasting.isdisjoint(stack):
+            self._unhold(c)  # a stack with a lasting card changed: what it shows may have
         living = self.living
         if living is None:
             return
@@ -162,6 +172,8 @@ class Seen:
         self._moved(c)
         self.shown.pop(c, None)
         self.below.pop(c, None)
+        if self.held:
+            self._unhold(c)
         if self.living is not None and top_only and c in self.living:
             self.dirty.append(c)  # a living stack loses its top Modifier: only its Self-Worth moves
         else:
@@ -171,6 +183,21 @@ class Seen:
         """The stack of ``c`` came or went: who lives is to work out again."""
         self._moved(c)
         self.living = None
+        self.held.clear()
+
+    def _unhold(self, c: int) -> None:
+        """The lasting steps kept for the family holding ``c`` are to work out again."""
+        held = self.held
+        for p, kept in held.items():
+            if c in kept[0]:
+                del held[p]
+                return  # (a Character is in one family)
+
+    def keep_held(self, p: int, family: list[int], steps: list[Step], lasting: frozenset[int]) -> None:
+        """``p``'s lasting steps, worked out for their ``family`` (the very list);
+        ``lasting``: the game's cards with a lasting effect."""
+        self.lasting = lasting
+        self.held[p] = (family, steps)
 
     # --- the table facts ----------------------------------------------------------
 

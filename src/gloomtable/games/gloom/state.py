@@ -248,7 +248,7 @@ class GloomState(Board):
     # --- the rules others ask by name ----------------------------------------------
 
     def held_steps(self, p: int) -> list[Step]:
-        return lasting.held_steps(self, p)
+        return list(lasting.held_steps(self, p))  # (a copy: the rule's list may be kept)
 
     def draw_limit(self, p: int) -> int:
         return turn.draw_limit(self, p)

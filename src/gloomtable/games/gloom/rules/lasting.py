@@ -17,13 +17,30 @@ def held_steps(s: Board, p: int) -> list[Step]:
     """Lasting effect steps that apply to ``p`` now: live continuous and persistent
     effects on their living Characters and Guests (R-G18, R-G19, R-H8) and the
     continuous effects of their Story (R-H5). A dead Character's stack is set
-    aside, so its effects no longer hold."""
+    aside, so its effects no longer hold. (Without Guests or Stories on the table,
+    kept in ``s.seen`` while no stack holding a lasting card changes: the draw limit
+    asks this at the end of every turn.)"""
     if s.game.beginner:
         return []
+    if s.guests or s.stories:
+        return _held_by(s, p, s.members(p) if s.guests else s.families[p])
+    family = s.families[p]
+    seen = s.seen
+    if seen.stacks is not s.stacks:
+        return _held_by(s, p, family)
+    kept = seen.held.get(p)
+    if kept is not None and kept[0] is family:
+        return kept[1]
+    steps = _held_by(s, p, family)
+    seen.keep_held(p, family, steps, s.game.lasting_cards)
+    return steps
+
+
+def _held_by(s: Board, p: int, members: list[int]) -> list[Step]:
+    """:func:`held_steps` worked out afresh for ``p``'s ``members``."""
     steps: list[Step] = []
     stacks, deaths = s.stacks, s.game.deaths
     lasting_cards = s.game.lasting_cards
-    members = s.members(p) if s.guests else s.families[p]
     for c in members:  # the living ones (inlined: this runs every turn)
         stack = stacks[c]
         if stack[-1] in deaths or lasting_cards.isdisjoint(stack):
