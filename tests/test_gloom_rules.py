@@ -235,7 +235,8 @@ def test_R_G4_topmost_printer_decides_each_region():
 
 
 def test_R_G4_one_card_at_a_time_shows_what_the_whole_stack_shows():
-    """``Visible.on_top`` works out only the regions the laid card prints; over seeded
+    """``Visible.on_top`` works out only the regions the laid card prints (and which
+    card shows where only when asked, down the stacks it was built on); over seeded
     stacks of the shipped decks it must agree with the cardinal rule on the whole stack
     in every region, and so must the board's Self-Worth worked out from what showed
     below the card laid last."""
@@ -248,17 +249,22 @@ def test_R_G4_one_card_at_a_time_shows_what_the_whole_stack_shows():
         chars = [c for c in cards if c.type is CardType.CHARACTER]
         laid = [c for c in cards if c.type in (CardType.MODIFIER, CardType.UNTIMELY_DEATH)]
         rng = Rng(4)
-        for _ in range(200):
+        for n in range(200):
             stack = [chars[rng.below(len(chars))]]
             v = visible(stack)
+            built = []
             for _ in range(rng.below(8)):
                 stack.append(laid[rng.below(len(laid))])
                 v = v.on_top(stack[-1])
-                whole = visible(stack)
+                built.append((v, visible(stack)))
+            if n % 2:  # which card shows where, asked of the top first: worked out down the stack
+                built.reverse()
+            for v, whole in built:
                 assert (v.shown_by, v.stack, v.points, v.self_worth, v.icon_slots, v.icons) == (
                     whole.shown_by, whole.stack, whole.points, whole.self_worth,
                     whole.icon_slots, whole.icons)
                 assert v.lasting_steps == whole.lasting_steps
+                assert v == whole and hash(v) == hash(whole)
         state = game.new_initial_state(5)
         rng = Rng(5)
         while not state.is_over():

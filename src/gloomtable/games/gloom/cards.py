@@ -157,10 +157,11 @@ def _counted_icons(icon_slots: tuple[str | None, ...]) -> tuple[str, ...]:
 class Visible:
     """What shows on a stack: for each region, the stack position of the card
     showing there, or -1 where nothing prints (R-G4). Everything a rule asks of a
-    stack (points, Self-Worth, icons) is worked out once, when it is built."""
+    stack (points, Self-Worth, icons) is worked out once, when it is built; the
+    positions and the cards of one built by :meth:`on_top` only when first asked."""
 
-    __slots__ = ("_lasting", "icon_slots", "icons", "points", "self_worth", "shown_by", "stack",
-                 "view_facts")
+    __slots__ = ("_below", "_card", "_lasting", "_shown_by", "_stack", "height", "icon_slots", "icons",
+                 "points", "self_worth", "view_facts")
 
     def __new__(cls, *args: object) -> Visible:
         """A bare instance, so that :meth:`on_top` can fill one in without
@@ -169,8 +170,13 @@ class Visible:
         return object.__new__(cls)
 
     def __init__(self, shown_by: tuple[int, ...], stack: tuple[Card, ...]) -> None:
-        self.shown_by = shown_by
-        self.stack = stack
+        self._shown_by: tuple[int, ...] | None = shown_by
+        self._stack: tuple[Card, ...] | None = stack
+        self._below: Visible | None = None
+        """The stack below the top card, until ``shown_by`` and ``stack`` are worked out."""
+        self._card: Card | None = None
+        self.height: int = len(stack)
+        """How many cards the stack holds."""
         t, m, b, it, im, ib = shown_by[:6]
         top, mid, bottom = self.points = (
             None if t < 0 else stack[t].points[0],
@@ -193,6 +199,38 @@ class Visible:
         """Slot for the view's per-stack facts (see ``view.character_view``)."""
         if SHIFTING[0] and any(c.shifts_worth for c in stack):
             self.self_worth += _shift(self)
+
+    @property
+    def shown_by(self) -> tuple[int, ...]:
+        """For each region (:class:`Region`), the stack position of the card showing
+        there, or -1."""
+        shown = self._shown_by
+        if shown is None:
+            shown = self._work_out()[0]
+        return shown
+
+    @property
+    def stack(self) -> tuple[Card, ...]:
+        """The stack's cards, bottom first."""
+        stack = self._stack
+        if stack is None:
+            stack = self._work_out()[1]
+        return stack
+
+    def _work_out(self) -> tuple[tuple[int, ...], tuple[Card, ...]]:
+        """``shown_by`` and ``stack`` of a stack built by :meth:`on_top`: the card on top
+        shows where it prints, what showed below shows everywhere else (R-G4)."""
+        below, card = self._below, self._card
+        assert below is not None and card is not None
+        shown = list(below.shown_by)
+        pos = below.height
+        prints = card.prints
+        for region in _PRINTED.get(prints) or _printed_regions(prints):
+            shown[region] = pos
+        self._shown_by = shown_by = tuple(shown)
+        self._stack = stack = (*below.stack, card)
+        self._below = self._card = None  # (the stacks below need not be kept any longer)
+        return shown_by, stack
 
     @property
     def lasting_steps(self) -> tuple[Step, ...]:
@@ -224,15 +262,14 @@ class Visible:
         """This stack with ``card`` laid on top: the cardinal rule, one card at a time.
         Where ``card`` prints, it shows; everywhere else what showed still shows, so
         only its own regions are worked out (what ``__init__`` would find, region by
-        region: a test holds the two equal)."""
-        pos = len(self.stack)
-        shown = list(self.shown_by)
+        region: a test holds the two equal), and which card shows where only when
+        asked (most stacks are asked only their points and icons)."""
         prints = card.prints
-        for region in _PRINTED.get(prints) or _printed_regions(prints):
-            shown[region] = pos
         v = _bare_visible(Visible)
-        v.shown_by = tuple(shown)
-        v.stack = (*self.stack, card)
+        v._below = self
+        v._card = card
+        v._shown_by = v._stack = None
+        v.height = self.height + 1
         top, mid, bottom = self.points
         if prints[0] or prints[1] or prints[2]:
             points = card.points
