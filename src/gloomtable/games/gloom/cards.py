@@ -191,8 +191,8 @@ class Visible:
             None if ib < 0 else stack[ib].icons[2],
         )
         """Each icon slot as shown: an icon name, ``"blank"``, or ``None``."""
-        self.icons: tuple[str, ...] = (_COUNTED_ICONS.get(self.icon_slots)
-                                       or _counted_icons(self.icon_slots))
+        icons = _COUNTED_ICONS.get(self.icon_slots)  # (None: not yet met; () is a count too)
+        self.icons: tuple[str, ...] = icons if icons is not None else _counted_icons(self.icon_slots)
         """R-G6: the icons that count (a blank hides and shows nothing)."""
         self._lasting: tuple[Step, ...] | None = None
         self.view_facts: Any = None
@@ -293,7 +293,8 @@ class Visible:
             if prints[5]:
                 ib = icons[2]
             slots = v.icon_slots = (it, im, ib)
-            v.icons = _COUNTED_ICONS.get(slots) or _counted_icons(slots)
+            counted = _COUNTED_ICONS.get(slots)
+            v.icons = counted if counted is not None else _counted_icons(slots)
         else:
             v.icon_slots, v.icons = self.icon_slots, self.icons
         v._lasting = None
