@@ -19,6 +19,7 @@ from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.resolving import finish_play
+from gloomtable.games.gloom.rules.responses import ask_respond
 from gloomtable.games.gloom.rules.setup import family_options
 from gloomtable.games.gloom.rules.stories import can_claim, claim, claim_problem
 from gloomtable.games.gloom.seen import Pick, Seen, picker
@@ -309,8 +310,8 @@ def play(s: Board, action: int) -> None:
     ctx = new(Ctx, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
-    if s.game.opens_window[c]:
+    if s.game.opens_window[c]:  # a response window: its first seat is asked now, as the queue would do next
         s.queue.append(finish)
-        s.queue.append(new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
+        ask_respond(s, new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
     else:  # no response window: the card resolves now, as the queue would do next
         finish_play(s, finish)
