@@ -46,15 +46,16 @@ Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 
 def picker(slots: list[int]) -> Pick:
     """The :data:`Pick` of the ids at target ``slots`` (sorted), in one call. (An
-    itemgetter of one item gives the item, not a tuple: hence the other ways for one
-    slot or none.)"""
+    itemgetter of one item gives the item, not a tuple: one slot, or none, is picked
+    as a slice.)"""
+    pick: Pick
     if len(slots) > 1:
-        pick: Pick = operator.itemgetter(*slots)
-        return pick
-    if slots:
-        i = slots[0]
-        return lambda row: (row[i],)
-    return lambda row: ()
+        pick = operator.itemgetter(*slots)
+    elif slots:
+        pick = operator.itemgetter(slice(slots[0], slots[0] + 1))
+    else:
+        pick = operator.itemgetter(slice(0, 0))
+    return pick
 
 
 _PICK_NONE = picker([])
