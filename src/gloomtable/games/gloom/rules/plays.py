@@ -200,12 +200,12 @@ def legal_plays(s: Board, p: int) -> list[int]:
     # discard-one ids mix with them and are sorted in after.
     short: list[int] = [] if discard_one else out
     plays: list[int] = []
-    for c in sorted(hand):
+    held = sorted(hand)
+    for c in held:
         t = cards[c].type
         if t is _MODIFIER:
             if modifiers:
-                row = rows.get(c)
-                plays.extend(row if row is not None else seen.row(c, codec))
+                plays.extend(rows.get(c) or seen.row(c, codec))
         elif t is _EVENT:
             if events:
                 short.append(codec.event_base + c)
@@ -213,9 +213,8 @@ def legal_plays(s: Board, p: int) -> list[int]:
             if on_negative is None:
                 on_negative = _on_negative(s, seen)
             plays.extend(on_negative(codec.all_plays[c]))
-        if discard_one:
-            short.append(codec.discard_one_base + c)
-    if short is not out:
+    if discard_one:
+        short.extend(map(codec.discard_one_base.__add__, held))  # (every card, R-G12)
         short.sort()
         out.extend(short)
     out.extend(plays)
