@@ -182,9 +182,13 @@ class Seen:
 
     def regrouped(self, c: int) -> None:
         """The stack of ``c`` came or went: who lives is to work out again."""
-        self._moved(c)
+        moved = self.moved
+        if len(moved) >= MOVES_KEPT:
+            moved = self.moved = []  # as _moved does (inlined: a whole family comes at once)
+        moved.append(c)
         self.living = None
-        self.held.clear()
+        if self.held:
+            self.held.clear()
 
     def _unhold(self, c: int) -> None:
         """The lasting steps kept for the family holding ``c`` are to work out again."""

@@ -228,8 +228,11 @@ class Board:
         return -1
 
     def turn_order_from(self, p: int) -> list[int]:
-        d = self.direction
-        return [(p + i * d) % self.n for i in range(self.n)]
+        """Every seat once, from ``p`` on in turn order."""
+        n = self.n
+        if self.direction == 1:
+            return [*range(p, n), *range(p)]
+        return [(p - i) % n for i in range(n)]
 
     def name(self, c: int) -> str:
         return self.cards[c].name
@@ -398,7 +401,10 @@ class Board:
         """``c`` (a Character or Guest) comes to the table as a stack of itself."""
         self.stacks[c] = [c]
         self.controller[c] = owner
-        self._seen().regrouped(c)
+        seen = self.seen
+        if seen.stacks is not self.stacks:  # (_seen, inlined: a whole family comes at once)
+            seen = self._seen()
+        seen.regrouped(c)
 
     def drop_stack(self, c: int) -> None:
         """``c``'s stack leaves the table (a Character set aside, R-G8)."""
