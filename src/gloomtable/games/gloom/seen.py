@@ -137,9 +137,10 @@ class Seen:
             moved = self.moved = []  # as _moved does (inlined: every play lays a card)
         moved.append(c)
         v = self.shown.pop(c, None)
-        self.below.pop(c, None)
         if v is not None and self.lists.get(c) is stack:
             self.below[c] = v
+        else:
+            self.below.pop(c, None)
         if self.held and not self.lasting.isdisjoint(stack):
             self._unhold(c)  # a stack with a lasting card changed: what it shows may have
         living = self.living
