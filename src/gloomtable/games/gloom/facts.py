@@ -101,8 +101,8 @@ class GloomFacts:
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answered_by", "answers",
                  "beginner", "codec", "config", "deaths", "deck", "draw_events", "edition",
-                 "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "response_steps",
-                 "reverses", "shared_limits", "stack_visible", "triggers", "turn_cap")
+                 "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "reshuffle_event",
+                 "response_steps", "reverses", "shared_limits", "stack_visible", "triggers", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -191,6 +191,9 @@ class GloomFacts:
         """``draw_events[p][c]``: player ``p`` draws card ``c`` (the card only for ``p``'s
         eyes). Events are immutable, so every state of the game shares these: a draw is
         the commonest event after a play."""
+        self.reshuffle_event = Event("reshuffle", M.RESHUFFLE, game=self)
+        """The discard pile is shuffled into a new draw pile (R-G9): the same event every
+        time, shared likewise (a game reshuffles a dozen times)."""
 
     def config_dict(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json")

@@ -270,7 +270,7 @@ class Board:
                 pile = self.draw_pile = self.discard
                 self.discard = []
                 self.rng.shuffle(pile)
-                self.emit("reshuffle", M.RESHUFFLE)
+                events.append(self.game.reshuffle_event)
             c = pile.pop()
             hand.append(c)
             events.append(mine[c])
