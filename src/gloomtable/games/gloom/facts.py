@@ -100,7 +100,7 @@ class GloomFacts:
     # (and a cached_property makes it exist); a slot is read by a fast, specialised one.
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answered_by", "answers",
-                 "beginner", "codec", "config", "deaths", "deck", "draw_events", "edition",
+                 "beginner", "codec", "config", "deaths", "deck", "draw_events", "edition", "event_plays",
                  "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "reshuffle_event",
                  "response_steps", "reverses", "shared_limits", "stack_visible", "triggers", "turn_cap")
 
@@ -191,6 +191,11 @@ class GloomFacts:
         """``draw_events[p][c]``: player ``p`` draws card ``c`` (the card only for ``p``'s
         eyes). Events are immutable, so every state of the game shares these: a draw is
         the commonest event after a play."""
+        self.event_plays: tuple[dict[int, Event], ...] = tuple(
+            {c.index: Event("play", M.PLAY, (p, c.index), p, c.index, game=self)
+             for c in cards if c.type is CardType.EVENT}
+            for p in range(n))
+        """``event_plays[p][c]``: player ``p`` plays the Event ``c``, shared likewise."""
         self.reshuffle_event = Event("reshuffle", M.RESHUFFLE, game=self)
         """The discard pile is shuffled into a new draw pile (R-G9): the same event every
         time, shared likewise (a game reshuffles a dozen times)."""

@@ -305,7 +305,7 @@ def play(s: Board, action: int) -> None:
                                     None, (), s.game)))
     else:
         target, icons, resolver = -1, (), p
-        s.emit("play", M.PLAY, (p, c), player=p, card=c)
+        s.events.append(s.game.event_plays[p][c])
     ctx = new(Ctx, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
