@@ -248,7 +248,7 @@ class Board:
                                        public_msg, public_args, self.game)))
 
     def ask(self, player: int, kind: DecisionKind, options: list[int], task: Task) -> None:
-        self.decision = Decision(player, kind, tuple(options), task)
+        self.decision = new(Decision, (player, kind, tuple(options), task))
 
     def push_steps(self, ctx: Ctx, steps: tuple[Step, ...]) -> None:
         """Queue ``steps`` to run next, in printed order (R-G15)."""

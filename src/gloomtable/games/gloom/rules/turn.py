@@ -17,15 +17,15 @@ from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.lasting import held_steps
 from gloomtable.games.gloom.rules.scoring import end_game
 from gloomtable.games.gloom.rules.triggers import fire
-from gloomtable.games.gloom.tasks import DRAW_UP, PLAY_FOR, Ctx, Task
+from gloomtable.games.gloom.tasks import DRAW_UP, PLAY_FOR, Ctx, Task, new
 
 BASE_DRAW_LIMIT = 5  # R-G14
 
 
 @lru_cache(maxsize=4096)
 def _turn_event(turn: int, p: int) -> Event:
-    """Turn ``turn`` begins: player ``p`` plays."""
-    return Event("turn", M.TURN, (turn, p), p)
+    """Turn ``turn`` begins: player ``p`` plays. (Built by field position, see tasks.py.)"""
+    return new(Event, ("turn", M.TURN, (turn, p), p, None, None, None, None, None, (), None))
 
 
 def draw_limit(s: Board, p: int) -> int:
