@@ -51,9 +51,10 @@ RESPOND = DecisionKind.RESPOND
 OVER = DecisionKind.OVER
 RUNNING = DecisionKind.RUNNING  # no question is open: the engine is resolving
 
-# The decisions without options, made once: every action passes through both.
+# The decisions without options, made once: every action passes through the first two.
 RUNNING_FOR = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
 PLAY_FOR = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
+FAMILY_FOR = tuple(Decision(p, SETUP_FAMILY) for p in range(MAX_PLAYERS))
 
 # The engine's own steps on the task queue (beside the effect primitives).
 FINISH_PLAY = "_finish_play"

@@ -15,6 +15,9 @@ from gloomtable.engine import TERMINAL, GameNotOverError, Result
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.tasks import OVER, Decision
 
+_OVER = Decision(TERMINAL, OVER)
+"""Nobody is asked anything: the game is over."""
+
 
 def family_value(s: Board, p: int) -> int:
     """R-G25, R-H9: the Self-Worth of ``p``'s dead Characters and dead Guests."""
@@ -56,6 +59,6 @@ def end_game(s: Board) -> None:
     s.queue.clear()
     s.discard.extend(s.limbo)
     s.limbo.clear()
-    s.decision = Decision(TERMINAL, OVER)
+    s.decision = _OVER
     res = result(s)
     s.emit("game_over", M.GAME_OVER, (res.scores, res.winners))

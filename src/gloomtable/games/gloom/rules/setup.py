@@ -14,7 +14,7 @@ import gloomtable.games.gloom.messages as M
 from gloomtable.games.gloom.cards import CardType
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.turn import begin_turn
-from gloomtable.games.gloom.tasks import SETUP_ASIDE, SETUP_DRAFT, SETUP_FAMILY, UNCONTROLLED, Decision
+from gloomtable.games.gloom.tasks import FAMILY_FOR, SETUP_ASIDE, SETUP_DRAFT, UNCONTROLLED, Decision, new
 
 HAND_SIZE = 5  # R-G9
 
@@ -31,7 +31,7 @@ def deal(s: Board) -> None:
     if s.game.drafting:
         s.decision = Decision(s.first_player, SETUP_DRAFT, draft_options(s))
     else:
-        s.decision = Decision(s.first_player, SETUP_FAMILY)
+        s.decision = FAMILY_FOR[s.first_player]
 
 
 def family_options(s: Board) -> list[int]:
@@ -63,7 +63,7 @@ def choose_family(s: Board, p: int, f: int) -> None:
     choosers = family_choosers(s)
     nxt = (p + 1) % s.n
     if nxt in choosers and any(s.families[q] == [] for q in choosers):
-        s.decision = Decision(nxt, SETUP_FAMILY)
+        s.decision = FAMILY_FOR[nxt]
         return
     # Unchosen Characters are out of the game (R-G7).
     for f2, seat in enumerate(s.family_taken):
@@ -71,7 +71,7 @@ def choose_family(s: Board, p: int, f: int) -> None:
             for key in deck.families[f2].characters:
                 s.out_of_game.append(by_key[key])
     if s.n >= 4:
-        s.decision = Decision(s.first_player, SETUP_ASIDE, aside_options(s, s.first_player))
+        s.decision = new(Decision, (s.first_player, SETUP_ASIDE, aside_options(s, s.first_player), None))
     else:
         begin_turn(s, s.first_player)
 
@@ -91,7 +91,7 @@ def set_aside(s: Board, p: int, c: int) -> None:
     i = choosers.index(p)
     if i + 1 < len(choosers):
         q = choosers[i + 1]
-        s.decision = Decision(q, SETUP_ASIDE, aside_options(s, q))
+        s.decision = new(Decision, (q, SETUP_ASIDE, aside_options(s, q), None))
         return
     if len(choosers) < s.n:
         # R-G8: the set-aside Characters form the fifth family.
