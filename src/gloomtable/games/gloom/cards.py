@@ -173,7 +173,8 @@ class Visible:
         self._shown_by: tuple[int, ...] | None = shown_by
         self._stack: tuple[Card, ...] | None = stack
         self._below: Visible | None = None
-        """The stack below the top card, until ``shown_by`` and ``stack`` are worked out."""
+        """The stack below the top card, which ``shown_by`` and ``stack`` are worked out
+        from (None for a stack built whole)."""
         self._card: Card | None = None
         self.height: int = len(stack)
         """How many cards the stack holds."""
@@ -219,7 +220,9 @@ class Visible:
 
     def _work_out(self) -> tuple[tuple[int, ...], tuple[Card, ...]]:
         """``shown_by`` and ``stack`` of a stack built by :meth:`on_top`: the card on top
-        shows where it prints, what showed below shows everywhere else (R-G4)."""
+        shows where it prints, what showed below shows everywhere else (R-G4). (The stack
+        below is kept, not let go once this is done: a clone's state may share this
+        Visible, and another thread may be working it out at the same moment.)"""
         below, card = self._below, self._card
         assert below is not None and card is not None
         shown = list(below.shown_by)
@@ -229,7 +232,6 @@ class Visible:
             shown[region] = pos
         self._shown_by = shown_by = tuple(shown)
         self._stack = stack = (*below.stack, card)
-        self._below = self._card = None  # (the stacks below need not be kept any longer)
         return shown_by, stack
 
     @property
