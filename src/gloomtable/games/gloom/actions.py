@@ -20,6 +20,7 @@ Ids depend only on the deck, never on the state, so RL masks stay aligned.
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 MAX_PLAYERS = 8
@@ -134,3 +135,12 @@ class Codec:
             return Decoded(Kind.CLAIM_STORY, card=a - self.claim_base)
         card, slot = divmod(a - self.play_base, len(self.characters))
         return Decoded(Kind.PLAY, card=card, target=self.characters[slot])
+
+
+@lru_cache(maxsize=64)
+def codec_for(num_cards: int, targets: tuple[int, ...], num_families: int) -> Codec:
+    """The codec of a deck's numbers, made once and shared by every game of that deck: it
+    works out what each of its (thousands of) ids means up front, which was most of the
+    time a game took to make (a table made, resumed or taken over, a replay), and it
+    never changes after."""
+    return Codec(num_cards, list(targets), num_families)

@@ -16,7 +16,7 @@ import gloomtable.games.gloom.messages as M
 from gloomtable.engine import ConfigError, Event, GameInfo
 from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
-from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
+from gloomtable.games.gloom.actions import MAX_PLAYERS, codec_for
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
 from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, RICH, TRIGGERS, TURN_DRAWS
 
@@ -62,16 +62,10 @@ class GloomConfig(BaseModel):
         return self
 
 
-def card_answers(response_card: Card, played: Card) -> bool:
-    """R-G20: whether ``response_card`` may cancel ``played`` as it is played."""
-    for effect in response_card.effects:
-        if effect.when != "response":
-            continue
-        for step in effect.steps:
-            hook = CANCELS.get(step.name)
-            if hook is not None and hook(step.param) == played.type.value:
-                return True
-    return False
+def cancelled_types(response_card: Card) -> frozenset[str]:
+    """R-G20: the card types (their values) ``response_card`` may cancel as they are played."""
+    return frozenset(hook(step.param) for effect in response_card.effects if effect.when == "response"
+                     for step in effect.steps if (hook := CANCELS.get(step.name)) is not None)
 
 
 def answerable_types(cards: list[Card]) -> frozenset[CardType]:
@@ -118,7 +112,7 @@ class GloomFacts:
         elif not (n <= nf or (n == 5 and nf == 4)):
             raise ConfigError(f"{n} players need {n} families (or 4 for 5 players, R-G8); "
                               f"the deck {self.deck.id} has {nf}")
-        self.codec = Codec(len(self.deck.cards), self.targets, nf)
+        self.codec = codec_for(len(self.deck.cards), tuple(self.targets), nf)
         cards = self.deck.cards
 
         def shows(stack: tuple[int, ...]) -> Visible:
@@ -137,8 +131,10 @@ class GloomFacts:
         """The rulebook's edition (R-G11, R-G12): the table option, read by every play decision."""
         self.turn_cap = config.turn_cap
         """The table's cap on turns (0: none): the option, read by every turn."""
+        present = {c.type for c in cards}
+        cancels = [(r.index, cancelled_types(r)) for r in cards]
         self.answers: dict[CardType, frozenset[int]] = {
-            t: frozenset(r.index for r in cards if any(card_answers(r, c) for c in cards if c.type is t))
+            t: frozenset(i for i, types in cancels if t.value in types) if t in present else frozenset()
             for t in CardType}
         """For each card type, the response cards that may cancel it (R-G20)."""
         self.answered_by: tuple[frozenset[int], ...] = tuple([self.answers[c.type] for c in cards])
