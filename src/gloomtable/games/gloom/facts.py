@@ -19,6 +19,7 @@ from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, codec_for
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
 from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, RICH, TRIGGERS, TURN_DRAWS
+from gloomtable.games.gloom.tasks import new
 
 ACTIONS_PER_TURN = 20
 RICH_ACTIONS_PER_TURN = 3 * ACTIONS_PER_TURN
@@ -187,9 +188,11 @@ class GloomFacts:
         """``draw_events[p][c]``: player ``p`` draws card ``c`` (the card only for ``p``'s
         eyes). Events are immutable, so every state of the game shares these: a draw is
         the commonest event after a play."""
+        event, play = CardType.EVENT, M.PLAY  # (an enum member read off its class is slow)
+        event_cards = [c.index for c in cards if c.type is event]
         self.event_plays: tuple[dict[int, Event], ...] = tuple(
-            {c.index: Event("play", M.PLAY, (p, c.index), p, c.index, game=self)
-             for c in cards if c.type is CardType.EVENT}
+            {c: new(Event, ("play", play, (p, c), p, c, None, None, None, None, (), self))
+             for c in event_cards}
             for p in range(n))
         """``event_plays[p][c]``: player ``p`` plays the Event ``c``, shared likewise."""
         self.reshuffle_event = Event("reshuffle", M.RESHUFFLE, game=self)
