@@ -41,3 +41,21 @@ def test_games_of_one_deck_share_their_codec_and_others_do_not() -> None:
     assert isinstance(one, GloomGame) and isinstance(two, GloomGame) and isinstance(mixed, GloomGame)
     assert one.codec is two.codec
     assert mixed.codec is not one.codec and mixed.codec.size > one.codec.size
+
+
+def test_events_made_once_by_field_position_equal_the_ones_made_by_name() -> None:
+    """The shared events built by field position (a speed path: tasks.new) are the very
+    events the named constructor makes, so a field added to Event cannot shift them."""
+    from gloomtable.engine import Event
+    from gloomtable.games.gloom import messages as M
+    from gloomtable.games.gloom.rules.turn import _turn_event
+
+    game = make_game("gloom", {"players": 4})
+    assert isinstance(game, GloomGame)
+    events = [c.index for c in game.deck.cards if c.type is CardType.EVENT]
+    assert events
+    for p in range(4):
+        for c in events:
+            assert game.event_plays[p][c] == Event("play", M.PLAY, (p, c), p, c, game=game)
+    assert _turn_event(7, 2) == Event("turn", M.TURN, (7, 2), 2)
+    assert game.reshuffle_event == Event("reshuffle", M.RESHUFFLE, game=game)

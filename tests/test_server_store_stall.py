@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gloomtable.server.store import open_store
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema, require_postgres
 from redis_support import StallingProxy
@@ -80,18 +81,15 @@ BOTS = [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)
 
 
 def stored_moves(url: str, table_id: str) -> int:
-    """Moves of ``table_id`` in the database itself (straight, not through the proxy)."""
-    import psycopg
-
-    from gloomtable.server.store_postgres import split_url
-
-    conninfo, schema = split_url(url)
-    with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute(f'SET search_path TO "{schema}"')
-        row = conn.execute("SELECT COUNT(*) FROM actions WHERE table_id = %s", (table_id,)).fetchone()
-        over = conn.execute("SELECT over FROM tables WHERE id = %s", (table_id,)).fetchone()
-    assert row is not None and over is not None
-    return -1 if over[0] else int(row[0])
+    """Moves of ``table_id`` in the database itself (the store, straight, not through the
+    proxy); -1 once the game is over."""
+    store = open_store(url)
+    try:
+        row = store.load(table_id)
+    finally:
+        store.close()
+    assert row is not None
+    return -1 if row.over else len(row.actions)
 
 
 @pytest.mark.slow
