@@ -9,6 +9,7 @@ Screenshots for the README are taken only when GLOOM_SCREENSHOTS is set."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from conftest import PageErrors, click_any_choice, page_state, shoot, wait_my_turn_or_end
 from gloomtable.server.testing import ServerProcess, ServerThread
@@ -311,12 +313,17 @@ def test_connection_banner_away_seats_and_seat_names(browser: Any, tmp_path: Pat
     """The server goes away: a banner inside the viewport says so and every seat greys;
     it comes back: the banner goes. A person who is away shows it, in the seat list and
     on their family. Log lines name seats, never 'Player 2'."""
-    with ServerProcess(tmp_path / "t.db") as srv:
-        # Bea never comes: a stand-in bot plays her seat. Ada counts as absent too until
-        # her page connects, so the bots wait 150 ms a move: a slow page load must not
-        # let the stand-ins finish the whole game first.
+    with ServerProcess(tmp_path / "t.db") as srv, contextlib.ExitStack() as stack:
+        # Bea never comes: a stand-in bot plays her seat. Ada would count as absent too
+        # until her page connects, and stand-ins alone end this game in about 9 s: a page
+        # slow to load on a busy machine then met only the end screen. So a socket of
+        # the test's own sits in Ada's seat until her page shows her hand.
         table = new_table(srv, "gloom", 3, seed=5, people=2, replace_absent=True, absent_after=0,
                           bot_delay_ms=150)
+        holder = stack.enter_context(connect(f"{srv.ws_url}/ws/{table['id']}", open_timeout=20))
+        holder.send(srv.hello(table["invites"][0]["token"]))
+        hello = json.loads(holder.recv(timeout=20))
+        assert hello.get("type") != "error", hello
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         ctx.set_default_timeout(20_000)
         try:
@@ -324,6 +331,7 @@ def test_connection_banner_away_seats_and_seat_names(browser: Any, tmp_path: Pat
             errors = PageErrors(page)
             page.goto(srv.url + table["invites"][0]["link"])
             page.wait_for_selector("[data-testid=hand] .hand-card")
+            holder.close()
             # a name being typed survives the table's moves (the page redraws on each)
             assert wait_my_turn_or_end(page)
             before = page_state(page)["state_id"]
