@@ -42,6 +42,20 @@ def test_the_catalogs_hold_every_extracted_message_and_no_fuzzy_ones() -> None:
         assert not fuzzy, f"{lang}: fuzzy entries {fuzzy[:5]}"
 
 
+def test_running_the_extractor_drops_no_translated_entry() -> None:
+    """Every entry of every catalog (message and context) is one the extractor finds, so
+    ``python -m gloomtable.i18n.extract`` keeps them all. When the Guest's and the dead
+    mark's gendered lines moved to a game's package, the extractor no longer imported
+    them, and a run would have dropped their Spanish and Russian forms ("Invitada")."""
+    found = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in extract() if m.id}
+    for lang in LANGUAGES:
+        with po_path(lang).open("rb") as fh:
+            cat = read_po(fh, locale=lang)
+        held = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in cat if m.id}
+        assert held <= found, f"{lang}: a run of the extractor would drop {sorted(held - found, key=str)[:8]}"
+    assert ("Guest", "feminine") in found and ("dead", "plural") in found
+
+
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 

@@ -9,10 +9,12 @@ English msgstrs are copies of the msgids, so the English catalog is complete too
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import io
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -68,23 +70,30 @@ def extract() -> Catalog:
     return template
 
 
+def python_sources() -> Iterator[tuple[str, ast.Module]]:
+    """Each Python module of the package that extraction reads, parsed, by its path."""
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).as_posix()
+        if not rel.startswith(SKIP) and not rel.endswith(("i18n/extract.py", "i18n/markers.py")):
+            yield rel, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def literal_calls(tree: ast.AST, names: tuple[str, ...]) -> Iterator[tuple[int, str]]:
+    """The line and message of each call of one of ``names`` on a string literal in ``tree``."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names
+                and node.args and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)):
+            yield node.lineno, node.args[0].value
+
+
 def calls_in_fstrings() -> list[tuple[str, int, str]]:
     """``_("...")`` calls inside Python f-strings (``f"## {_('Family Values')}"``), which
     Babel's Python extractor does not look into: read with :mod:`ast`, which does."""
-    import ast
-
     out: list[tuple[str, int, str]] = []
-    for path in sorted(PKG.rglob("*.py")):
-        rel = path.relative_to(PKG).as_posix()
-        if rel.startswith(SKIP) or rel.endswith("i18n/extract.py"):
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for rel, tree in python_sources():
         for fstring in [n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)]:
-            for node in ast.walk(fstring):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id in ("_", "gettext") and node.args
-                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-                    out.append((rel, node.lineno, node.args[0].value))
+            out.extend((rel, line, message) for line, message in literal_calls(fstring, ("_", "gettext")))
     return out
 
 
@@ -103,14 +112,28 @@ def event_messages() -> list[Msg]:
 
 def gendered_messages() -> list[tuple[str | tuple[str, str], str]]:
     """Messages whose form follows a Character's gender: gendered event messages and
-    every :func:`NG_` message (Python and the page's chronicle)."""
+    every :func:`NG_` message, wherever it is written (read from the sources, so a
+    module that moves or that nothing here imports still has its lines extracted)."""
     import gloomtable.i18n.chronicle_text  # noqa: F401  (fills GENDERED)
 
     out: list[tuple[str | tuple[str, str], str]] = []
     for m in event_messages():
         if m.gendered:
             out.append(((m.msgid, m.plural) if m.plural else m.msgid, f"games/{m.game}/messages.py"))
-    out.extend((m, "gendered") for m in sorted(GENDERED))
+    written = ng_calls()
+    out.extend((m, where) for m, where in written.items())
+    out.extend((m, "gendered") for m in sorted(GENDERED - written.keys()))
+    return out
+
+
+def ng_calls() -> dict[str, str]:
+    """Every ``NG_("...")`` of the package's Python, by message, with the first file
+    that writes it. Extraction once imported only the modules it named, and a module
+    moved to a game's package took its gendered lines out of the catalogs with it."""
+    out: dict[str, str] = {}
+    for rel, tree in python_sources():
+        for _line, message in literal_calls(tree, ("NG_",)):
+            out.setdefault(message, rel)
     return out
 
 
@@ -142,7 +165,9 @@ def update() -> None:
         path = po_file(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
-        write_po(buf, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+        # a file name without its line: an edit elsewhere in the file leaves the catalogs alone
+        write_po(buf, cat, width=100, omit_header=False, sort_output=False, include_previous=False,
+                 include_lineno=False)
         old = path.read_bytes() if path.exists() else b""
         if _without_dates(old) != _without_dates(buf.getvalue()):  # no churn from the date alone
             path.write_bytes(buf.getvalue())
