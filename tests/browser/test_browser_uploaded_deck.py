@@ -106,6 +106,7 @@ def play(server: LiveServer, browser: Any, tmp_path: Path, name: str) -> None:
         box = host.locator(f"[data-testid=set-{key}]")
         box.check()
         host.select_option("[data-testid=players]", "2")
+        host.fill("[data-testid=response-pause]", "0.5")  # the table's R-G20 pause, from the lobby
         for i in range(2):
             host.select_option(f"[data-testid=seat-kind-{i}]", "person")
         host.click("[data-testid=create]")
@@ -121,6 +122,9 @@ def play(server: LiveServer, browser: Any, tmp_path: Path, name: str) -> None:
             assert set_name in page.inner_text("[data-testid=uploaded-decks]")
         st = page_state(host)
         assert st is not None
+        summary = host.evaluate("() => fetch(location.pathname.replace('/table/', '/api/tables/'))"
+                                ".then((r) => r.json())")
+        assert summary["options"]["response_pause_ms"] == 500
         # the gallery opens from the table, on every seat's page
         with guest.expect_popup() as popup:
             guest.click(f"[data-testid=gallery-{key}]")

@@ -90,6 +90,9 @@ export class Lobby {
         h("option", { value: "bot" }, _("a bot plays for the seat")),
         h("option", { value: "pass" }, _("the seat passes"))),
       botDelay: h("input", { type: "number", min: 0, max: 10000, value: 700, "data-testid": "bot-delay" }),
+      // R-G20 online: every other seat gets one fixed pause to answer a card (the server's 0.5 to 30 s)
+      responsePause: h("input", { type: "number", min: 0.5, max: 30, step: 0.5, value: 2.5,
+        "data-testid": "response-pause" }),
       replaceAbsent: h("input", { type: "checkbox", "data-testid": "replace-absent" }),
       absentAfter: h("input", { type: "number", min: 0, max: 3600, value: 20, "data-testid": "absent-after" }),
       seed: h("input", { type: "number", min: 0, "data-testid": "seed", placeholder: _("random") }),
@@ -114,6 +117,7 @@ export class Lobby {
       h("label", {}, _("Turn timer in seconds (0 = none)"), " ", e.timer),
       h("label", {}, _("When the timer runs out"), " ", e.onTimeout),
       h("label", {}, _("Bot delay in milliseconds"), " ", e.botDelay),
+      h("label", {}, _("Seconds to answer a card played out of turn"), " ", e.responsePause),
       h("label", {}, e.replaceAbsent, " ", _("A bot plays for a person who leaves, after"), " ", e.absentAfter,
         " ", _("seconds")),
       // Only a server started with --allow-fixed-deals takes a chosen deal; the table then
@@ -302,6 +306,7 @@ export class Lobby {
       spectator_talk: this.els.spectatorTalk.checked, talk_in_record: this.els.talkInRecord.checked,
       turn_timer: Number(this.els.timer.value) || 0, on_timeout: this.els.onTimeout.value,
       bot_delay_ms: Number(this.els.botDelay.value) || 0,
+      response_pause_ms: Math.round((Number(this.els.responsePause.value) || 2.5) * 1000),
       replace_absent: this.els.replaceAbsent.checked, absent_after: Number(this.els.absentAfter.value) || 0,
       ...(this.info.fixed_deals && this.els.seed.value !== "" ? { seed: Number(this.els.seed.value) } : {}),
     };
