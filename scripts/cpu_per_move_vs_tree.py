@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import tempfile
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from gloomtable.bench.capacity import tree_flags
-from gloomtable.bench.server import CONFIG, GAME, SEATS, Tally, _post, _run_clients, percentile
+from gloomtable.bench.server import CONFIG, GAME, SEATS, Tally, _post, _run_clients, cpu_seconds, percentile
 from gloomtable.server.testing import ServerProcess
 
 PROBE_EVERY = 0.1
@@ -40,10 +39,6 @@ PROBE_EVERY = 0.1
 (the HTTP stack and its middleware), alike in both trees: at 0.02 s apart they were a
 fifth of the CPU per move at 60 tables; at 0.1 s some 0.04 ms a move."""
 
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def probe(port: int, until: float, out: list[float]) -> None:

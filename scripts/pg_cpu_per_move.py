@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import secrets
 import shlex
 import subprocess
@@ -30,13 +29,8 @@ from pathlib import Path
 
 import psycopg
 
-from gloomtable.bench.server import _run_clients, create_table, percentile
+from gloomtable.bench.server import _run_clients, cpu_seconds, create_table, percentile
 from gloomtable.server.testing import ServerProcess
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_cpu_seconds() -> float:
