@@ -71,7 +71,7 @@ class Effect:
     steps: tuple[Step, ...]
 
 
-SHIFTING = [False]
+SHIFTING: Final = [False]
 """Whether any card built in this process shifts Self-Worth: until one does, no stack
 looks for a shift (the classic sets never pay for it)."""
 
@@ -137,8 +137,8 @@ class Card:
 
 # Two small memos for building a Visible without a comprehension per stack (a new
 # stack is worked out on nearly every play): few distinct keys ever occur.
-_PRINTED: dict[tuple[bool, ...], tuple[int, ...]] = {}
-_COUNTED_ICONS: dict[tuple[str | None, ...], tuple[str, ...]] = {}
+_PRINTED: Final[dict[tuple[bool, ...], tuple[int, ...]]] = {}
+_COUNTED_ICONS: Final[dict[tuple[str | None, ...], tuple[str, ...]]] = {}
 
 
 def _printed_regions(prints: tuple[bool, ...]) -> tuple[int, ...]:

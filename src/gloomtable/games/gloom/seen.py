@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Final
 
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import Step, Visible
@@ -44,26 +45,30 @@ Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 """Picks the ids on some target slots out of a card's play ids on every slot."""
 
 
+_itemgetter: Final = operator.itemgetter  # (Final: the compiled build reads it straight)
+
+
 def picker(slots: list[int]) -> Pick:
     """The :data:`Pick` of the ids at target ``slots`` (sorted), in one call. (An
     itemgetter of one item gives the item, not a tuple: one slot, or none, is picked
     as a slice.)"""
     pick: Pick
     if len(slots) > 1:
-        pick = operator.itemgetter(*slots)
+        pick = _itemgetter(*slots)
     elif slots:
-        pick = operator.itemgetter(slice(slots[0], slots[0] + 1))
+        pick = _itemgetter(slice(slots[0], slots[0] + 1))
     else:
-        pick = operator.itemgetter(slice(0, 0))
+        pick = _itemgetter(slice(0, 0))
     return pick
 
 
-_PICK_NONE = picker([])
+_PICK_NONE: Final = picker([])
 
 
 MOVES_KEPT = 4096
 """Board moves ``Seen.moved`` holds at most (a game of the default 500-turn cap makes
-about a thousand)."""
+about a thousand). (Not ``Final``, unlike the constants around it: the compiled build
+would build the number in, and a test sets it lower to see the journal start over.)"""
 
 
 class Seen:

@@ -17,8 +17,15 @@ from gloomtable.engine import TERMINAL, Event, IllegalActionError, MalformedActi
 from gloomtable.games.gloom import describe
 from gloomtable.games.gloom.cards import Step
 from gloomtable.games.gloom.render import render_text
-from gloomtable.games.gloom.rules import lasting, plays, resolving, responses, scoring, setup, stories, turn
+from gloomtable.games.gloom.rules import lasting, plays, scoring, setup, stories, turn
 from gloomtable.games.gloom.rules.board import Board
+from gloomtable.games.gloom.rules.plays import is_legal as _is_legal
+from gloomtable.games.gloom.rules.plays import legal_actions as _legal_actions
+from gloomtable.games.gloom.rules.plays import legal_plays as _legal_plays
+from gloomtable.games.gloom.rules.plays import play as _play
+from gloomtable.games.gloom.rules.resolving import resume as _resume
+from gloomtable.games.gloom.rules.resolving import run as _run
+from gloomtable.games.gloom.rules.responses import respond as _respond
 from gloomtable.games.gloom.rules.turn import BASE_DRAW_LIMIT
 from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import (
@@ -37,8 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["BASE_DRAW_LIMIT", "PLAY", "Decision", "GloomState"]
 
-_play, _respond, _run, _resume = plays.play, responses.respond, resolving.run, resolving.resume
-_is_legal, _legal_actions, _legal_plays = plays.is_legal, plays.legal_actions, plays.legal_plays
+# The rules every action calls, imported by name: one global read each in Python, and
+# a direct call of the compiled function in the compiled build (where a module global
+# set to a function is read from the module's namespace and called generically).
 
 
 def _as_action(action: object) -> int:

@@ -6,7 +6,7 @@ effect that needs a choice simply waits for the answer (see :mod:`effects`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from gloomtable.engine import DecisionKind, Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS
@@ -42,26 +42,26 @@ class Decision(NamedTuple):
 
 # Phases: the kinds of the engine's own decisions (effects ask their own kinds), as
 # module names the hot paths read without an attribute lookup on the enum.
-SETUP_FAMILY = DecisionKind.CHOOSE_FAMILY
-SETUP_ASIDE = DecisionKind.SET_ASIDE
-SETUP_DRAFT = DecisionKind.CHOOSE_CHARACTER
-UNCONTROLLED = -1  # a Guest or Story in the middle (R-H6)
-PLAY = DecisionKind.PLAY
-RESPOND = DecisionKind.RESPOND
-OVER = DecisionKind.OVER
-RUNNING = DecisionKind.RUNNING  # no question is open: the engine is resolving
+SETUP_FAMILY: Final = DecisionKind.CHOOSE_FAMILY
+SETUP_ASIDE: Final = DecisionKind.SET_ASIDE
+SETUP_DRAFT: Final = DecisionKind.CHOOSE_CHARACTER
+UNCONTROLLED: Final = -1  # a Guest or Story in the middle (R-H6)
+PLAY: Final = DecisionKind.PLAY
+RESPOND: Final = DecisionKind.RESPOND
+OVER: Final = DecisionKind.OVER
+RUNNING: Final = DecisionKind.RUNNING  # no question is open: the engine is resolving
 
 # The decisions without options, made once: every action passes through the first two.
-RUNNING_FOR = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
-PLAY_FOR = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
-FAMILY_FOR = tuple(Decision(p, SETUP_FAMILY) for p in range(MAX_PLAYERS))
+RUNNING_FOR: Final = tuple(Decision(p, RUNNING) for p in range(MAX_PLAYERS))
+PLAY_FOR: Final = tuple(Decision(p, PLAY) for p in range(MAX_PLAYERS))
+FAMILY_FOR: Final = tuple(Decision(p, SETUP_FAMILY) for p in range(MAX_PLAYERS))
 
 # The engine's own steps on the task queue (beside the effect primitives).
-FINISH_PLAY = "_finish_play"
-ASK_RESPONSES = "_respond"
-DISCARD_EVENT = "_discard_event"
-FOLLOW = "_follow"
-DRAW_UP = "_draw_up"
+FINISH_PLAY: Final = "_finish_play"
+ASK_RESPONSES: Final = "_respond"
+DISCARD_EVENT: Final = "_discard_event"
+FOLLOW: Final = "_follow"
+DRAW_UP: Final = "_draw_up"
 
 # The hottest paths read these named tuples' fields by position (``d[1]`` for ``d.kind``,
 # ``task[1]`` for ``task.ctx``): Python 3.11 reads a named tuple's field by name through a
@@ -70,7 +70,15 @@ DRAW_UP = "_draw_up"
 # The hottest named tuples (events, tasks, decisions) are built with tuple.__new__ straight:
 # a NamedTuple's own __new__ is one more Python call, and every action makes several.
 # Each is built with every field, in the order these checks pin down.
-new = tuple.__new__
+new: Final = tuple.__new__
+# The classes built that way, as Final names too: a compiled module reads a Final name
+# of another compiled module straight from it, but a class that is not a native one (a
+# named tuple; a class of a module left as Python) by a lookup in its own namespace on
+# every use. (In Python the two are the same name.)
+TASK: Final = Task
+CTX: Final = Ctx
+DECISION: Final = Decision
+EVENT: Final = Event
 assert Event._fields == ("kind", "msg", "args", "player", "card", "target", "amount", "private_to",
                          "public_msg", "public_args", "game")
 assert Task._fields == ("step", "ctx", "param", "data", "sub")

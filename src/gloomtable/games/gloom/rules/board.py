@@ -10,21 +10,21 @@ the Guests that joined it). The rules by section live beside this module; the st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import DecisionKind, Event, Msg, Rng
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import SHIFTING, Card, CardType, Step, Visible
 from gloomtable.games.gloom.seen import Seen
-from gloomtable.games.gloom.tasks import Ctx, Decision, Task, new
+from gloomtable.games.gloom.tasks import DECISION, EVENT, TASK, Ctx, Decision, Task, new
 
 if TYPE_CHECKING:
     from gloomtable.games.gloom.facts import GloomFacts
 
 
-_MODIFIER = CardType.MODIFIER  # (an enum member read off its class is a slow lookup)
-_SHIFTING = SHIFTING  # whether any card shifts Self-Worth (cards.SHIFTING)
+_MODIFIER: Final = CardType.MODIFIER  # (an enum member read off its class is a slow lookup)
+_SHIFTING: Final = SHIFTING  # whether any card shifts Self-Worth (cards.SHIFTING)
 
 
 class Board:
@@ -244,16 +244,16 @@ class Board:
              private_to: int | None = None, public_msg: Msg | None = None,
              public_args: tuple[Any, ...] = ()) -> None:
         """Tell what happened: a message and its arguments (no text is made here)."""
-        self.events.append(new(Event, (kind, msg, args, player, card, target, amount, private_to,
+        self.events.append(new(EVENT, (kind, msg, args, player, card, target, amount, private_to,
                                        public_msg, public_args, self.game)))
 
     def ask(self, player: int, kind: DecisionKind, options: list[int], task: Task) -> None:
-        self.decision = new(Decision, (player, kind, tuple(options), task))
+        self.decision = new(DECISION, (player, kind, tuple(options), task))
 
     def push_steps(self, ctx: Ctx, steps: tuple[Step, ...]) -> None:
         """Queue ``steps`` to run next, in printed order (R-G15)."""
         for step in reversed(steps):
-            self.queue.append(new(Task, (step.name, ctx, step.param, (), step.steps)))
+            self.queue.append(new(TASK, (step.name, ctx, step.param, (), step.steps)))
 
     # --- card moves (the effect primitives make them) ----------------------------
 

@@ -13,6 +13,8 @@ now) and :func:`may_die` (may an Untimely Death land here) feed :func:`legal_pla
 
 from __future__ import annotations
 
+from typing import Final
+
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec, Kind
@@ -23,9 +25,9 @@ from gloomtable.games.gloom.rules.responses import ask_respond
 from gloomtable.games.gloom.rules.setup import family_options
 from gloomtable.games.gloom.rules.stories import can_claim, claim, claim_problem
 from gloomtable.games.gloom.seen import Pick, Seen, picker
-from gloomtable.games.gloom.tasks import ASK_RESPONSES, FINISH_PLAY, PLAY, SETUP_FAMILY, Ctx, Task, new
+from gloomtable.games.gloom.tasks import ASK_RESPONSES, CTX, EVENT, FINISH_PLAY, PLAY, SETUP_FAMILY, TASK, new
 
-_FREE_FOR = {
+_FREE_FOR: Final = {
     CardType.MODIFIER: ("modifier", "any"),
     CardType.UNTIMELY_DEATH: ("untimely_death", "any"),
     CardType.EVENT: ("any",),
@@ -33,17 +35,28 @@ _FREE_FOR = {
 
 # Enum members as module constants: looking a member up on its class is slow
 # (Python 3.11), and every action asks a few.
-_MODIFIER, _EVENT, _DEATH = CardType.MODIFIER, CardType.EVENT, CardType.UNTIMELY_DEATH
-_PASS, _DISCARD_HAND, _DISCARD_ONE = Kind.PASS, Kind.DISCARD_HAND, Kind.DISCARD_ONE
-_PLAY_ON, _PLAY_EVENT, _CLAIM = Kind.PLAY, Kind.PLAY_EVENT, Kind.CLAIM_STORY
-PASS, DISCARD_HAND = Codec.PASS, Codec.DISCARD_HAND  # (a class attribute read through an instance is slow)
+# (Final, as every constant the rules read: the compiled build reads a Final name
+# straight, any other module global by a lookup in the module's namespace.)
+_MODIFIER: Final = CardType.MODIFIER
+_EVENT: Final = CardType.EVENT
+_DEATH: Final = CardType.UNTIMELY_DEATH
+_PASS: Final = Kind.PASS
+_DISCARD_HAND: Final = Kind.DISCARD_HAND
+_DISCARD_ONE: Final = Kind.DISCARD_ONE
+_PLAY_ON: Final = Kind.PLAY
+_PLAY_EVENT: Final = Kind.PLAY_EVENT
+_CLAIM: Final = Kind.CLAIM_STORY
+PASS: Final = Codec.PASS  # (a class attribute read through an instance is slow)
+DISCARD_HAND: Final = Codec.DISCARD_HAND
 
-BOTH_USED = "both plays are used; only a matching free play or pass remains (R-G13)"
-DEATH_FIRST = "an Untimely Death may only be the first play of a turn (R-G11)"
-NOT_A_PLAY = "that is not a play here"
+BOTH_USED: Final = "both plays are used; only a matching free play or pass remains (R-G13)"
+DEATH_FIRST: Final = "an Untimely Death may only be the first play of a turn (R-G11)"
+NOT_A_PLAY: Final = "that is not a play here"
 
-_PLAY_ON_MSG = M.PLAY_ON
-_PASS_EVENTS = tuple(Event("pass", M.PASS, (p,), p) for p in range(MAX_PLAYERS))
+_PLAY_ON_MSG: Final = M.PLAY_ON
+_FORGO: Final = M.FORGO
+_DISCARD_HAND_MSG: Final = M.DISCARD_HAND
+_PASS_EVENTS: Final = tuple(Event("pass", M.PASS, (p,), p) for p in range(MAX_PLAYERS))
 
 
 # --- the rule ---------------------------------------------------------------------
@@ -271,12 +284,12 @@ def play(s: Board, action: int) -> None:
             s.events.append(_PASS_EVENTS[p])
         else:
             s.free_plays = []
-            s.emit("pass", M.FORGO, (p,), player=p)
+            s.emit("pass", _FORGO, (p,), player=p)
         return
     if kind is _DISCARD_HAND:
         s.counted_used += 1
         s.discard.extend(s.hands[p])
-        s.emit("discard_hand", M.DISCARD_HAND, (p, len(s.hands[p])), player=p, amount=len(s.hands[p]))
+        s.emit("discard_hand", _DISCARD_HAND_MSG, (p, len(s.hands[p])), player=p, amount=len(s.hands[p]))
         s.hands[p] = []
         return
     if kind is _DISCARD_ONE:
@@ -301,16 +314,16 @@ def play(s: Board, action: int) -> None:
         resolver = s.controller[target]
         # Player p plays card c on the Character (or Guest) target, built by field
         # position (tasks.new): most plays are new, so a memo of them mostly misses.
-        s.events.append(new(Event, ("play", _PLAY_ON_MSG, (p, c, target), p, c, target, None, None,
+        s.events.append(new(EVENT, ("play", _PLAY_ON_MSG, (p, c, target), p, c, target, None, None,
                                     None, (), s.game)))
     else:
         target, icons, resolver = -1, (), p
         s.events.append(s.game.event_plays[p][c])
-    ctx = new(Ctx, (resolver, c, target, icons))
+    ctx = new(CTX, (resolver, c, target, icons))
     s.cancelled = False
-    finish = new(Task, (FINISH_PLAY, ctx, None, (), ()))
+    finish = new(TASK, (FINISH_PLAY, ctx, None, (), ()))
     if s.game.opens_window[c]:  # a response window: its first seat is asked now, as the queue would do next
         s.queue.append(finish)
-        ask_respond(s, new(Task, (ASK_RESPONSES, ctx, None, (1,), ())))
+        ask_respond(s, new(TASK, (ASK_RESPONSES, ctx, None, (1,), ())))
     else:  # no response window: the card resolves now, as the queue would do next
         finish_play(s, finish)

@@ -12,10 +12,11 @@ ignores effects). Lasting effects (R-G18, R-G19) are in :mod:`lasting`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 import gloomtable.games.gloom.messages as M
 from gloomtable.games.gloom.cards import CardType
-from gloomtable.games.gloom.effects import PRIMITIVES
+from gloomtable.games.gloom.effects import PRIMITIVES as _PRIMITIVES
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.responses import ask_respond
 from gloomtable.games.gloom.rules.scoring import check_end
@@ -30,11 +31,15 @@ from gloomtable.games.gloom.tasks import (
     FOLLOW,
     PLAY_FOR,
     RUNNING,
+    TASK,
     Task,
     new,
 )
 
-_EVENT, _DEATH = CardType.EVENT, CardType.UNTIMELY_DEATH
+_EVENT: Final = CardType.EVENT
+_DEATH: Final = CardType.UNTIMELY_DEATH
+_DEATH_MSG: Final = M.DEATH
+PRIMITIVES: Final = _PRIMITIVES  # (Final: see tasks.TASK)
 
 
 def finish_play(s: Board, task: Task) -> None:
@@ -50,13 +55,13 @@ def finish_play(s: Board, task: Task) -> None:
     card = s.cards[c]
     if card.type is _EVENT:
         # R-G16: an Event is resolved by its player, then discarded.
-        s.queue.append(new(Task, (DISCARD_EVENT, ctx, None, (), ())))
+        s.queue.append(new(TASK, (DISCARD_EVENT, ctx, None, (), ())))
     else:
         s.limbo.remove(c)
         s.lay(target, c)
         if card.type is _DEATH:
             owner = s.controller[target]
-            s.emit("death", M.DEATH, (target, c),
+            s.emit("death", _DEATH_MSG, (target, c),
                    card=c, target=target, player=owner if owner >= 0 else None)
             if check_end(s):
                 return
@@ -115,7 +120,7 @@ def run(s: Board) -> None:
             PRIMITIVES[step].handler(s, task, None)  # type: ignore[misc]
 
 
-ENGINE_STEPS: dict[str, Callable[[Board, Task], None]] = {
+ENGINE_STEPS: Final[dict[str, Callable[[Board, Task], None]]] = {
     FINISH_PLAY: finish_play,
     ASK_RESPONSES: ask_respond,
     DISCARD_EVENT: discard_event,

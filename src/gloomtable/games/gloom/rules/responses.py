@@ -9,20 +9,22 @@ lone 'pass' themselves.
 
 from __future__ import annotations
 
+from typing import Final
+
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
 from gloomtable.games.gloom.actions import MAX_PLAYERS, Codec
 from gloomtable.games.gloom.rules.board import Board
-from gloomtable.games.gloom.tasks import ASK_RESPONSES, RESPOND, Ctx, Decision, Task, new
+from gloomtable.games.gloom.tasks import ASK_RESPONSES, CTX, DECISION, RESPOND, TASK, Task, new
 
-PASS = Codec.PASS  # (a class attribute read through an instance is slow)
-_LET_IT_STAND = (PASS,)
+PASS: Final = Codec.PASS  # (a class attribute read through an instance is slow)
+_LET_IT_STAND: Final = (PASS,)
 """The options of a player asked to respond with no answer in hand."""
 
-_SEATS = tuple((i,) for i in range(MAX_PLAYERS))
+_SEATS: Final = tuple((i,) for i in range(MAX_PLAYERS))
 """``(i,)``, the data of the task that asks the player ``i`` seats after the turn player."""
 
-_LET_STAND_EVENTS = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
+_LET_STAND_EVENTS: Final = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
                           for p in range(MAX_PLAYERS))
 
 
@@ -47,7 +49,7 @@ def ask_respond(s: Board, task: Task) -> None:
         idx, n = task[3][0], s.n  # (task.data[0], by position)
         if idx < n:
             q = (s.turn_player + idx * s.direction) % n
-            s.decision = new(Decision, (q, RESPOND, respond_options(s, q, task[1][1]), task))
+            s.decision = new(DECISION, (q, RESPOND, respond_options(s, q, task[1][1]), task))
 
 
 def respond(s: Board, p: int, task: Task, action: int) -> None:
@@ -61,8 +63,8 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
         n = s.n
         if idx < n:  # (else everyone was asked: no task for the next seat; as ask_respond asks)
             q = (s.turn_player + idx * s.direction) % n
-            s.decision = new(Decision, (q, RESPOND, respond_options(s, q, ctx[1]),
-                                        new(Task, (ASK_RESPONSES, ctx, None, _SEATS[idx], ()))))
+            s.decision = new(DECISION, (q, RESPOND, respond_options(s, q, ctx[1]),
+                                        new(TASK, (ASK_RESPONSES, ctx, None, _SEATS[idx], ()))))
         return
     c = action - s.codec.respond_base
     s.hands[p].remove(c)
@@ -71,4 +73,4 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
     s.emit("response", M.RESPONSE, (p, c, ctx.card), player=p, card=c, target=ctx.card)
     more = s.game.response_steps.get(c) if s.game.response_steps else None
     if more:  # a response that does more than cancel: its responder resolves the rest
-        s.push_steps(new(Ctx, (p, c, -1, ())), more)
+        s.push_steps(new(CTX, (p, c, -1, ())), more)

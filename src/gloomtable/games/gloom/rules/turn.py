@@ -9,23 +9,27 @@ table's ``turn_cap`` ends the game and scores it as it stands.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 import gloomtable.games.gloom.messages as M
 from gloomtable.engine import Event
-from gloomtable.games.gloom.effects import LIMITS, OTHERS_LIMITS, TURN_DRAWS
+from gloomtable.games.gloom import effects
 from gloomtable.games.gloom.rules.board import Board
 from gloomtable.games.gloom.rules.lasting import held_steps
 from gloomtable.games.gloom.rules.scoring import end_game
 from gloomtable.games.gloom.rules.triggers import fire
-from gloomtable.games.gloom.tasks import DRAW_UP, PLAY_FOR, Ctx, Task, new
+from gloomtable.games.gloom.tasks import DRAW_UP, EVENT, PLAY_FOR, Ctx, Task, new
 
-BASE_DRAW_LIMIT = 5  # R-G14
+BASE_DRAW_LIMIT: Final = 5  # R-G14
+LIMITS: Final = effects.LIMITS  # (Final: see tasks.TASK)
+OTHERS_LIMITS: Final = effects.OTHERS_LIMITS
+TURN_DRAWS: Final = effects.TURN_DRAWS
 
 
 @lru_cache(maxsize=4096)
 def _turn_event(turn: int, p: int) -> Event:
     """Turn ``turn`` begins: player ``p`` plays. (Built by field position, see tasks.py.)"""
-    return new(Event, ("turn", M.TURN, (turn, p), p, None, None, None, None, None, (), None))
+    return new(EVENT, ("turn", M.TURN, (turn, p), p, None, None, None, None, None, (), None))
 
 
 def draw_limit(s: Board, p: int) -> int:
