@@ -5,10 +5,12 @@ they were loaded from extension modules. The pure-Python package is the default;
 compiled one is built with ``GLOOMTABLE_COMPILE=1 pip install .`` (README, "Speed")."""
 
 COMPILED = (
-    # Gloom: the table, its state and protocol, the rules, the effect primitives
+    # Gloom: the table, its state and protocol, the rules, the effect primitives, the
+    # game's facts the rules read on every action (``play_facts``)
     "gloomtable.games.gloom.actions",
     "gloomtable.games.gloom.cards",
     "gloomtable.games.gloom.effect_handlers",
+    "gloomtable.games.gloom.play_facts",
     "gloomtable.games.gloom.seen",
     "gloomtable.games.gloom.state",
     "gloomtable.games.gloom.tasks",
@@ -33,7 +35,7 @@ LEFT_OUT = {
     "gloomtable.engine.protocol": "the protocol's dataclasses and Protocols: nothing hot",
     "gloomtable.engine.hooks": "per-game upper-layer hooks, read once per game",
     "gloomtable.games.gloom.effects": "pydantic models (mypyc does not compile them)",
-    "gloomtable.games.gloom.facts": "pydantic config; per game, not per action",
+    "gloomtable.games.gloom.facts": "pydantic config; per game (what every action reads: play_facts)",
     "gloomtable.games.gloom.view": "views: per seat and message, not in a playout",
     "gloomtable.games.gloom.game": "per game, not per action",
     "gloomtable.games.creatures.cards": "pydantic set schema, read once",

@@ -18,6 +18,7 @@ from gloomtable.engine.protocol import win_share_info
 from gloomtable.games import registry
 from gloomtable.games.gloom.actions import MAX_PLAYERS, codec_for
 from gloomtable.games.gloom.cards import Card, CardType, Deck, Step, Visible, visible
+from gloomtable.games.gloom.play_facts import PlayFacts
 from gloomtable.games.gloom.step_hooks import CANCELS, OTHERS_LIMITS, REVERSES, RICH, TRIGGERS, TURN_DRAWS
 from gloomtable.games.gloom.tasks import new
 
@@ -96,8 +97,9 @@ class GloomFacts:
     # The rest (cached properties, a subclass's own attributes) go in ``__dict__``.
     __slots__ = ("__dict__", "__weakref__", "actions_per_turn", "answerable", "answered_by", "answers",
                  "beginner", "codec", "config", "deaths", "deck", "draw_events", "edition", "event_plays",
-                 "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "reshuffle_event",
-                 "response_steps", "reverses", "shared_limits", "stack_visible", "triggers", "turn_cap")
+                 "has_turn_draw", "immediate", "lasting_cards", "name", "opens_window", "play_facts",
+                 "reshuffle_event", "response_steps", "reverses", "shared_limits", "stack_visible",
+                 "triggers", "turn_cap")
 
     def __init__(self, config: GloomConfig, deck: Deck, name: str) -> None:
         self.name = name
@@ -198,6 +200,9 @@ class GloomFacts:
         self.reshuffle_event = Event("reshuffle", M.RESHUFFLE, game=self)
         """The discard pile is shuffled into a new draw pile (R-G9): the same event every
         time, shared likewise (a game reshuffles a dozen times)."""
+        self.play_facts = PlayFacts(self)
+        """The facts above that the rules read on every action, as the compiled build
+        reads them fastest (:mod:`~gloomtable.games.gloom.play_facts`): ``state.facts``."""
 
     def config_dict(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json")

@@ -85,6 +85,7 @@ class GloomState(Board):
 
     def __init__(self, game: GloomFacts, seed: int) -> None:
         self.game = game
+        self.facts = game.play_facts
         self.cards = game.deck.cards
         self.codec = game.codec
         self.n = n = game.config.players
@@ -184,6 +185,7 @@ class GloomState(Board):
     def clone(self) -> GloomState:
         new = GloomState.__new__(GloomState)
         new.game = self.game
+        new.facts = self.facts
         new.cards = self.cards
         new.codec = self.codec
         new.n = self.n

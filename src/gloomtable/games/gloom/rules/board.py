@@ -16,6 +16,7 @@ import gloomtable.games.gloom.messages as M
 from gloomtable.engine import DecisionKind, Event, Msg, Rng
 from gloomtable.games.gloom.actions import Codec
 from gloomtable.games.gloom.cards import SHIFTING, Card, CardType, Step, Visible
+from gloomtable.games.gloom.play_facts import PlayFacts
 from gloomtable.games.gloom.seen import Seen
 from gloomtable.games.gloom.tasks import DECISION, EVENT, TASK, Ctx, Decision, Task, new
 
@@ -42,6 +43,7 @@ class Board:
         "discard",
         "draw_pile",
         "events",
+        "facts",
         "families",
         "family_taken",
         "first_player",
@@ -64,6 +66,9 @@ class Board:
     )
 
     game: GloomFacts
+    facts: PlayFacts
+    """``game.play_facts``: what the rules read of the game on every action (read there,
+    the compiled build reads it straight; see :mod:`~gloomtable.games.gloom.play_facts`)."""
     cards: tuple[Card, ...]
     codec: Codec
     n: int
@@ -130,7 +135,7 @@ class Board:
         else:
             seen.lists[char] = stack
             seen.below.pop(char, None)
-        v = seen.shown[char] = self.game.stack_visible(tuple(stack))
+        v = seen.shown[char] = self.facts.stack_visible(tuple(stack))
         return v
 
     def self_worth(self, char: int) -> int:
@@ -160,7 +165,7 @@ class Board:
 
     def is_dead(self, char: int) -> bool:
         """R-G23: dead while an Untimely Death is on top."""
-        return self.stacks[char][-1] in self.game.deaths
+        return self.stacks[char][-1] in self.facts.deaths
 
     def living_characters(self) -> list[int]:
         """Every living target on the table: the families' Characters, then the Guests
@@ -172,7 +177,7 @@ class Board:
 
     def find_living(self) -> list[int]:
         """:meth:`living_characters` worked out afresh."""
-        deaths, stacks = self.game.deaths, self.stacks
+        deaths, stacks = self.facts.deaths, self.stacks
         out = [c for fam in self.families for c in fam if stacks[c][-1] not in deaths]
         if self.guests:
             out.extend(g for g in self.guests if stacks[g][-1] not in deaths)
@@ -196,7 +201,7 @@ class Board:
         return out
 
     def living_of(self, p: int) -> list[int]:
-        deaths, stacks = self.game.deaths, self.stacks
+        deaths, stacks = self.facts.deaths, self.stacks
         return [c for c in self.members(p) if stacks[c][-1] not in deaths]
 
     def top_modifier(self, char: int) -> int:
@@ -260,7 +265,7 @@ class Board:
     def draw(self, p: int, n: int) -> int:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs
         out (R-G9); if both are empty the draw simply stops. Returns cards drawn."""
-        hand, events, mine = self.hands[p], self.events, self.game.draw_events[p]
+        hand, events, mine = self.hands[p], self.events, self.facts.draw_events[p]
         pile = self.draw_pile
         drawn = 0
         while drawn < n:
@@ -270,7 +275,7 @@ class Board:
                 pile = self.draw_pile = self.discard
                 self.discard = []
                 self.rng.shuffle(pile)
-                events.append(self.game.reshuffle_event)
+                events.append(self.facts.reshuffle_event)
             c = pile.pop()
             hand.append(c)
             events.append(mine[c])
@@ -384,7 +389,7 @@ class Board:
         seen = self.seen
         if seen.stacks is not self.stacks:  # (_seen, inlined: every play lays a card)
             seen = self._seen()
-        seen.laid(c, stack, card in self.game.deaths, self.codec.char_slot[c])
+        seen.laid(c, stack, card in self.facts.deaths, self.codec.char_slot[c])
 
     def lift_top(self, c: int) -> int:
         """The top card of ``c``'s stack leaves it (and is returned)."""

@@ -20,7 +20,7 @@ def held_steps(s: Board, p: int) -> list[Step]:
     aside, so its effects no longer hold. (Without Guests or Stories on the table,
     kept in ``s.seen`` while no stack holding a lasting card changes: the draw limit
     asks this at the end of every turn.)"""
-    if s.game.beginner:
+    if s.facts.beginner:
         return []
     if s.guests or s.stories:
         return _held_by(s, p, s.members(p) if s.guests else s.families[p])
@@ -32,15 +32,15 @@ def held_steps(s: Board, p: int) -> list[Step]:
     if kept is not None and kept[0] is family:
         return kept[1]
     steps = _held_by(s, p, family)
-    seen.keep_held(p, family, steps, s.game.lasting_cards)
+    seen.keep_held(p, family, steps, s.facts.lasting_cards)
     return steps
 
 
 def _held_by(s: Board, p: int, members: list[int]) -> list[Step]:
     """:func:`held_steps` worked out afresh for ``p``'s ``members``."""
     steps: list[Step] = []
-    stacks, deaths = s.stacks, s.game.deaths
-    lasting_cards = s.game.lasting_cards
+    stacks, deaths = s.stacks, s.facts.deaths
+    lasting_cards = s.facts.lasting_cards
     for c in members:  # the living ones (inlined: this runs every turn)
         stack = stacks[c]
         if stack[-1] in deaths or lasting_cards.isdisjoint(stack):

@@ -90,9 +90,9 @@ def may_die(self_worth: int) -> bool:
 def discard_problem(s: Board, whole_hand: bool) -> str | None:
     """Why discarding is not a play now, or None. A counted play (R-G11): the whole hand
     in the 2nd edition, one card in the 1st (R-G12)."""
-    if whole_hand and s.game.edition == 1:
+    if whole_hand and s.facts.edition == 1:
         return "1st edition: discard one card instead of the whole hand (R-G12)"
-    if not whole_hand and s.game.edition == 2:
+    if not whole_hand and s.facts.edition == 2:
         return "2nd edition: discard the whole hand, not one card (R-G11)"
     if s.counted_used >= 2:
         return BOTH_USED
@@ -126,7 +126,7 @@ def play_problem(s: Board, action: int) -> str | None:
         return card_problem(s, t) if t is _EVENT else NOT_A_PLAY
     if target not in s.stacks:
         return f"{s.name(target)} is not on the table"
-    if s.stacks[target][-1] in s.game.deaths:
+    if s.stacks[target][-1] in s.facts.deaths:
         return f"{s.name(target)} is dead: nothing may be played on it (R-G23)"
     if t is _DEATH:
         worth = s.self_worth(target)
@@ -192,7 +192,7 @@ def legal_plays(s: Board, p: int) -> list[int]:
         modifiers = events = used < 2
         deaths = used == 0
     if used < 2:  # discard_problem's answers, likewise (R-G11, R-G12)
-        first_edition = s.game.edition == 1
+        first_edition = s.facts.edition == 1
         out = [PASS] if first_edition or not hand else [PASS, DISCARD_HAND]
         discard_one = first_edition
     else:
@@ -255,10 +255,10 @@ def _on_negative(s: Board, seen: Seen) -> Pick:
     else:
         look = seen.dirty
     if look:
-        slot, self_worth = s.codec.char_slot, s.self_worth
+        slot = s.codec.char_slot
         for ch in look:
             i = slot[ch]
-            if may_die(self_worth(ch)):
+            if may_die(s.self_worth(ch)):  # (a method called straight: compiled, a direct call)
                 if i not in negative:
                     negative.add(i)
                     seen.death_pick = None
@@ -318,11 +318,11 @@ def play(s: Board, action: int) -> None:
                                     None, (), s.game)))
     else:
         target, icons, resolver = -1, (), p
-        s.events.append(s.game.event_plays[p][c])
+        s.events.append(s.facts.event_plays[p][c])
     ctx = new(CTX, (resolver, c, target, icons))
     s.cancelled = False
     finish = new(TASK, (FINISH_PLAY, ctx, None, (), ()))
-    if s.game.opens_window[c]:  # a response window: its first seat is asked now, as the queue would do next
+    if s.facts.opens_window[c]:  # a response window: its first seat is asked now, as the queue would do next
         s.queue.append(finish)
         ask_respond(s, new(TASK, (ASK_RESPONSES, ctx, None, (1,), ())))
     else:  # no response window: the card resolves now, as the queue would do next

@@ -67,16 +67,16 @@ def finish_play(s: Board, task: Task) -> None:
                 return
         if s.guests:
             s.queue.append(Task(FOLLOW, ctx, None))  # after the effects (R-H7)
-        if s.game.triggers:  # after the card's own effects, before a Guest follows
+        if s.facts.triggers:  # after the card's own effects, before a Guest follows
             owner = s.controller.get(target, -1)
-            if card.type is _DEATH and "death" in s.game.triggers:
+            if card.type is _DEATH and "death" in s.facts.triggers:
                 fire(s, "death", owner, target)
-            if "played_on" in s.game.triggers:
+            if "played_on" in s.facts.triggers:
                 fire(s, "played_on", owner, target, card)
     if resolver < 0:
         return  # **Decision:** nobody resolves a card played on a Guest in the middle
-    if not s.game.beginner:
-        for steps in s.game.immediate[c]:  # its immediate effects, in printed order
+    if not s.facts.beginner:
+        for steps in s.facts.immediate[c]:  # its immediate effects, in printed order
             s.push_steps(ctx, steps)
 
 
@@ -113,6 +113,9 @@ def run(s: Board) -> None:
             continue
         task = queue.pop()
         step = task[0]  # (task.step, by position: see tasks.py)
+        if step is FINISH_PLAY:  # (the commonest engine step, called straight: no lookup)
+            finish_play(s, task)
+            continue
         own = ENGINE_STEPS.get(step)
         if own is not None:
             own(s, task)

@@ -31,7 +31,7 @@ _LET_STAND_EVENTS: Final = tuple(Event("respond_pass", M.LET_STAND, (p,), p)
 def respond_options(s: Board, q: int, played: int) -> tuple[int, ...]:
     """What ``q`` may answer ``played`` with: let it stand, or a response card that
     cancels its type (R-G20)."""
-    answers = s.game.answered_by[played]
+    answers = s.facts.answered_by[played]
     hand = s.hands[q]
     if answers.isdisjoint(hand):  # most hands hold no answer
         return _LET_IT_STAND
@@ -71,6 +71,6 @@ def respond(s: Board, p: int, task: Task, action: int) -> None:
     s.discard.append(c)
     s.cancelled = True
     s.emit("response", M.RESPONSE, (p, c, ctx.card), player=p, card=c, target=ctx.card)
-    more = s.game.response_steps.get(c) if s.game.response_steps else None
+    more = s.facts.response_steps.get(c) if s.facts.response_steps else None
     if more:  # a response that does more than cancel: its responder resolves the rest
         s.push_steps(new(CTX, (p, c, -1, ())), more)

@@ -21,7 +21,7 @@ _OVER = Decision(TERMINAL, OVER)
 
 def family_value(s: Board, p: int) -> int:
     """R-G25, R-H9: the Self-Worth of ``p``'s dead Characters and dead Guests."""
-    deaths, stacks = s.game.deaths, s.stacks
+    deaths, stacks = s.facts.deaths, s.stacks
     return sum([s.self_worth(c) for c in s.members(p) if stacks[c][-1] in deaths])
 
 
@@ -41,7 +41,7 @@ def result(s: Board) -> Result:
 
 def check_end(s: Board) -> bool:
     """R-G24: the game ends the instant the last living Character of any family dies."""
-    stacks, deaths = s.stacks, s.game.deaths
+    stacks, deaths = s.stacks, s.facts.deaths
     for fam in s.families:
         for c in fam:
             if stacks[c][-1] not in deaths:

@@ -57,7 +57,7 @@ def claim(s: Board, p: int, story: int) -> None:
         s.emit("claim", M.CLAIM_FROM, (p, story, owner), player=p, card=story)
     else:
         s.emit("claim", M.CLAIM, (p, story), player=p, card=story)
-    if not s.game.beginner:
+    if not s.facts.beginner:
         for effect in s.cards[story].effects_when("immediate"):
             s.push_steps(Ctx(p, story, -1, ()), effect.steps)
 
@@ -77,7 +77,7 @@ def follow(s: Board, task: Task) -> None:
     **Decision:** nothing moves when the Character is itself in the middle, and a dead
     Guest never moves, even under a Death that leaves its persistent icon showing
     (R-H7 refined, for mixed sets)."""
-    if s.over or s.game.beginner:
+    if s.over or s.facts.beginner:
         return
     ctx = task.ctx
     card = s.cards[ctx.card]

@@ -46,19 +46,19 @@ def fire(s: Board, event: str, player: int, char: int, card: Card | None = None)
     """Queue every live trigger waiting for ``event``: ``player`` is whose Character
     ``char`` it happened to (or whose turn it is, with ``char`` -1); ``card`` is the
     card played on it. Returns whether any was queued."""
-    if s.game.beginner or s.over:
+    if s.facts.beginner or s.over:
         return False
     found: list[tuple[int, int, Step]] = []
     # a card's own trigger does not see the card itself arrive
     own = {id(st) for e in card.effects for st in e.steps} if card is not None else set()
-    lasting_cards, deaths, stacks = s.game.lasting_cards, s.game.deaths, s.stacks
+    lasting_cards, deaths, stacks = s.facts.lasting_cards, s.facts.deaths, s.stacks
     for q in s.turn_order_from(s.turn_player):
         for c in s.members(q):
             stack = stacks[c]
             if c == char and event == "death":
                 if len(stack) < 2:
                     continue
-                steps = s.game.stack_visible(tuple(stack[:-1])).lasting_steps
+                steps = s.facts.stack_visible(tuple(stack[:-1])).lasting_steps
             elif stack[-1] in deaths or lasting_cards.isdisjoint(stack):
                 continue
             else:

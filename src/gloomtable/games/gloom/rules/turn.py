@@ -36,7 +36,7 @@ def draw_limit(s: Board, p: int) -> int:
     """R-G14: 5, changed by the lasting effects that apply to ``p``.
     **Decision:** never below 1."""
     total = BASE_DRAW_LIMIT
-    if s.game.shared_limits:
+    if s.facts.shared_limits:
         total += others_limit(s, p)
     steps = held_steps(s, p)
     if not steps:
@@ -63,7 +63,7 @@ def others_limit(s: Board, p: int) -> int:
 def begin_turn(s: Board, p: int) -> None:
     """``p``'s turn begins, or the next one's if ``p`` must skip it; the table's cap
     on turns may end the game instead."""
-    cap = s.game.turn_cap
+    cap = s.facts.turn_cap
     while True:
         if cap and s.turn >= cap:
             s.capped = True
@@ -80,7 +80,7 @@ def begin_turn(s: Board, p: int) -> None:
             p = (p + s.direction) % s.n
             continue
         s.events.append(_turn_event(s.turn, p))
-        if s.game.has_turn_draw:
+        if s.facts.has_turn_draw:
             extra = 0
             for st in held_steps(s, p):
                 hook = TURN_DRAWS.get(st.name)
@@ -88,7 +88,7 @@ def begin_turn(s: Board, p: int) -> None:
                     extra += hook(st.param)
             if extra:
                 s.draw(p, extra)
-        if s.game.triggers and "turn_start" in s.game.triggers and fire(s, "turn_start", p, -1):
+        if s.facts.triggers and "turn_start" in s.facts.triggers and fire(s, "turn_start", p, -1):
             return  # the triggers run first; the play decision follows them (resolving.run)
         s.decision = PLAY_FOR[p]
         return
@@ -97,7 +97,7 @@ def begin_turn(s: Board, p: int) -> None:
 def end_turn(s: Board) -> None:
     """R-G14: draw up to the draw limit; the next player plays. Triggers waiting for the
     turn's end happen first."""
-    if s.game.triggers and "turn_end" in s.game.triggers:
+    if s.facts.triggers and "turn_end" in s.facts.triggers:
         s.queue.append(Task(DRAW_UP, Ctx(s.turn_player, -1, -1, ()), None))
         fire(s, "turn_end", s.turn_player, -1)
         return
