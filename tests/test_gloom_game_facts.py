@@ -10,7 +10,9 @@ import pytest
 
 from gloomtable.games import make_game
 from gloomtable.games.gloom.cards import CardType
+from gloomtable.games.gloom.facts import GloomFacts
 from gloomtable.games.gloom.game import GloomGame
+from gloomtable.games.gloom.play_facts import PlayFacts
 from gloomtable.games.gloom.step_hooks import CANCELS
 
 CONFIGS = [("gloom", {"players": 4}), ("gloom", {"players": 4, "edition": 1, "beginner": True}),
@@ -59,3 +61,26 @@ def test_events_made_once_by_field_position_equal_the_ones_made_by_name() -> Non
             assert game.event_plays[p][c] == Event("play", M.PLAY, (p, c), p, c, game=game)
     assert _turn_event(7, 2) == Event("turn", M.TURN, (7, 2), 2)
     assert game.reshuffle_event == Event("reshuffle", M.RESHUFFLE, game=game)
+
+
+@pytest.mark.parametrize(("name", "config"), CONFIGS)
+def test_the_facts_the_rules_read_every_action_are_the_games_own(name: str,
+                                                                  config: dict[str, object]) -> None:
+    """``state.facts`` (``play_facts.PlayFacts``, a class the compiled build compiles) holds
+    the very objects the game worked out, so the rules read through it what they would
+    read on the game; every state and its clones share the one copy."""
+    game = make_game(name, config)
+    assert isinstance(game, GloomGame)
+    facts = game.play_facts
+    names = [n for n in dir(PlayFacts) if not n.startswith("_")]  # (a compiled class has no __slots__)
+    assert "deaths" in names and "triggers" in names
+    assert set(names) <= set(GloomFacts.__slots__)
+    for attr in names:
+        mine, games = getattr(facts, attr), getattr(game, attr)
+        if isinstance(mine, int):  # (the compiled class keeps an int unboxed: equal, a new object)
+            assert mine == games and type(mine) is type(games), attr
+        else:
+            assert mine is games, attr
+    state = game.new_initial_state(7)
+    assert state.facts is facts
+    assert state.clone().facts is facts
