@@ -200,7 +200,12 @@ class GloomFacts:
         self.reshuffle_event = Event("reshuffle", M.RESHUFFLE, game=self)
         """The discard pile is shuffled into a new draw pile (R-G9): the same event every
         time, shared likewise (a game reshuffles a dozen times)."""
-        self.play_facts = PlayFacts(self)
+        self.play_facts = PlayFacts(answered_by=self.answered_by, beginner=self.beginner, deaths=self.deaths,
+            draw_events=self.draw_events, edition=self.edition, event_plays=self.event_plays,
+            has_turn_draw=self.has_turn_draw, immediate=self.immediate, lasting_cards=self.lasting_cards,
+            opens_window=self.opens_window, reshuffle_event=self.reshuffle_event,
+            response_steps=self.response_steps, shared_limits=self.shared_limits,
+            stack_visible=self.stack_visible, triggers=self.triggers, turn_cap=self.turn_cap)
         """The facts above that the rules read on every action, as the compiled build
         reads them fastest (:mod:`~gloomtable.games.gloom.play_facts`): ``state.facts``."""
 

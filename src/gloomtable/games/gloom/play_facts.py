@@ -11,13 +11,9 @@ action. In Python the two reads cost the same.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from gloomtable.engine import Event
 from gloomtable.games.gloom.cards import Step, Visible
-
-if TYPE_CHECKING:
-    from gloomtable.games.gloom.facts import GloomFacts
 
 
 class PlayFacts:
@@ -28,20 +24,27 @@ class PlayFacts:
                  "has_turn_draw", "immediate", "lasting_cards", "opens_window", "reshuffle_event",
                  "response_steps", "shared_limits", "stack_visible", "triggers", "turn_cap")
 
-    def __init__(self, facts: GloomFacts) -> None:
-        self.answered_by: tuple[frozenset[int], ...] = facts.answered_by
-        self.beginner: bool = facts.beginner
-        self.deaths: frozenset[int] = facts.deaths
-        self.draw_events: tuple[tuple[Event, ...], ...] = facts.draw_events
-        self.edition: int = facts.edition
-        self.event_plays: tuple[dict[int, Event], ...] = facts.event_plays
-        self.has_turn_draw: bool = facts.has_turn_draw
-        self.immediate: tuple[tuple[tuple[Step, ...], ...], ...] = facts.immediate
-        self.lasting_cards: frozenset[int] = facts.lasting_cards
-        self.opens_window: tuple[bool, ...] = facts.opens_window
-        self.reshuffle_event: Event = facts.reshuffle_event
-        self.response_steps: dict[int, tuple[Step, ...]] = facts.response_steps
-        self.shared_limits: bool = facts.shared_limits
-        self.stack_visible: Callable[[tuple[int, ...]], Visible] = facts.stack_visible
-        self.triggers: frozenset[str] = facts.triggers
-        self.turn_cap: int = facts.turn_cap
+    def __init__(self, *, answered_by: tuple[frozenset[int], ...], beginner: bool, deaths: frozenset[int],
+                 draw_events: tuple[tuple[Event, ...], ...], edition: int,
+                 event_plays: tuple[dict[int, Event], ...], has_turn_draw: bool,
+                 immediate: tuple[tuple[tuple[Step, ...], ...], ...], lasting_cards: frozenset[int],
+                 opens_window: tuple[bool, ...], reshuffle_event: Event,
+                 response_steps: dict[int, tuple[Step, ...]], shared_limits: bool,
+                 stack_visible: Callable[[tuple[int, ...]], Visible], triggers: frozenset[str],
+                 turn_cap: int) -> None:
+        self.answered_by = answered_by
+        self.beginner = beginner
+        self.deaths = deaths
+        self.draw_events = draw_events
+        self.edition = edition
+        self.event_plays = event_plays
+        self.has_turn_draw = has_turn_draw
+        self.immediate = immediate
+        self.lasting_cards = lasting_cards
+        self.opens_window = opens_window
+        self.reshuffle_event = reshuffle_event
+        self.response_steps = response_steps
+        self.shared_limits = shared_limits
+        self.stack_visible = stack_visible
+        self.triggers = triggers
+        self.turn_cap = turn_cap
