@@ -167,6 +167,8 @@ def click_any_choice(page: Any, rng: random.Random) -> None:
     playable = page.locator(".hand-card.playable")
     general = page.locator(".prompt .choices.general button.choice, .prompt .choices button.choice")
     n_cards, n_general = playable.count(), general.count()
+    if not n_cards and not n_general:
+        return  # the prompt went while the caller looked (a response window's pause ran out)
     before = page.evaluate("() => window.gloomtablePage.msg.state_id")
     if n_cards and (n_general == 0 or rng.random() < 0.8):
         card = playable.nth(rng.randrange(n_cards))
@@ -179,7 +181,7 @@ def click_any_choice(page: Any, rng: random.Random) -> None:
         buttons = page.locator(".prompt button.choice")
         if targets.count() and rng.random() < 0.7:
             targets.nth(rng.randrange(targets.count())).click()
-        else:
+        elif buttons.count():
             buttons.nth(rng.randrange(buttons.count())).click()
     else:
         general.nth(rng.randrange(n_general)).click()

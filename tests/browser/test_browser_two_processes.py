@@ -26,7 +26,6 @@ def test_two_pages_on_two_processes_play_to_the_end(browser: Any, tmp_path: Path
         with a, b:
             t = httpx.post(a.url + "/api/tables", json={
                 "game": "gloom", "seed": 23, "bot_delay_ms": 50, "listed": False,
-                "response_pause_ms": 500,  # the least a table allows: windows stand 0.5 s, not 2.5
                 "seats": [{"kind": "person", "name": "Ada"}, {"kind": "person", "name": "Bea"},
                           {"kind": "bot", "level": "random"}]}).json()
             contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]

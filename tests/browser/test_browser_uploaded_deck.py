@@ -106,7 +106,10 @@ def play(server: LiveServer, browser: Any, tmp_path: Path, name: str) -> None:
         box = host.locator(f"[data-testid=set-{key}]")
         box.check()
         host.select_option("[data-testid=players]", "2")
-        host.fill("[data-testid=response-pause]", "0.5")  # the table's R-G20 pause, from the lobby
+        # The table's R-G20 pause, set in the lobby. Not shorter than the default: this loop
+        # answers one page at a time, so the other page's window runs out, and a short one
+        # may run out between seeing the prompt and clicking it.
+        host.fill("[data-testid=response-pause]", "3")
         for i in range(2):
             host.select_option(f"[data-testid=seat-kind-{i}]", "person")
         host.click("[data-testid=create]")
@@ -124,7 +127,7 @@ def play(server: LiveServer, browser: Any, tmp_path: Path, name: str) -> None:
         assert st is not None
         summary = host.evaluate("() => fetch(location.pathname.replace('/table/', '/api/tables/'))"
                                 ".then((r) => r.json())")
-        assert summary["options"]["response_pause_ms"] == 500
+        assert summary["options"]["response_pause_ms"] == 3000
         # the gallery opens from the table, on every seat's page
         with guest.expect_popup() as popup:
             guest.click(f"[data-testid=gallery-{key}]")
