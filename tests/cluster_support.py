@@ -17,6 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 from gloomtable.engine.record import GameRecord
 from gloomtable.games import replay_record
 from gloomtable.server.store import open_store
+from gloomtable.server.store_rows import TableRow
 from gloomtable.server.testing import ServerProcess
 
 
@@ -26,13 +27,19 @@ def member_id(srv: ServerProcess) -> str | None:
     return found[-1] if found else None
 
 
-def stored_record(url: str, table_id: str) -> tuple[GameRecord, list[tuple[int, str]]]:
+def stored_row(url: str, table_id: str) -> TableRow:
+    """``table_id`` as the database itself holds it (a store of its own, opened and closed)."""
     store = open_store(url)
     try:
         row = store.load(table_id)
     finally:
         store.close()
     assert row is not None
+    return row
+
+
+def stored_record(url: str, table_id: str) -> tuple[GameRecord, list[tuple[int, str]]]:
+    row = stored_row(url, table_id)
     return GameRecord(row.game, row.config, row.seed, row.actions, row.narration), row.actors
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gloomtable.server.store import open_store
+from cluster_support import stored_row
 from gloomtable.server.testing import ServerProcess
 from pg_support import fresh_schema, require_postgres
 from redis_support import StallingProxy
@@ -83,12 +83,7 @@ BOTS = [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)
 def stored_moves(url: str, table_id: str) -> int:
     """Moves of ``table_id`` in the database itself (the store, straight, not through the
     proxy); -1 once the game is over."""
-    store = open_store(url)
-    try:
-        row = store.load(table_id)
-    finally:
-        store.close()
-    assert row is not None
+    row = stored_row(url, table_id)
     return -1 if row.over else len(row.actions)
 
 
