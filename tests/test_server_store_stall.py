@@ -3,7 +3,8 @@
 
 Before, the first store call on the event loop after the stall (the lease round,
 every 0.5 s) waited until TCP gave up, minutes later, and every page of the process
-froze: no pong, no answer over HTTP. Here a real server reaches a real PostgreSQL
+froze: no pong, no answer over HTTP. Then the guard bounded that wait by the timeout;
+now the lease round waits in a worker thread and the loop is not held at all. Here a real server reaches a real PostgreSQL
 through a proxy that stops passing bytes, as a frozen database or a dropped link
 would."""
 
@@ -30,10 +31,11 @@ TWO = [{"kind": "person"}, {"kind": "person"}]
 def test_a_stalled_database_refuses_moves_quickly_and_freezes_no_page(tmp_path: Path) -> None:
     require_postgres()
     log = tmp_path / "server.log"
+    timeout = 3.0  # long, so that a loop held for it would stand out from any busy machine's pause
     with fresh_schema() as url, StallingProxy(("127.0.0.1", 5432)) as proxy:
         through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
         assert through != url
-        with ServerProcess(through, log=log, args=["--store-timeout", str(TIMEOUT)]) as srv:
+        with ServerProcess(through, log=log, args=["--store-timeout", str(timeout)]) as srv:
             table = create_table(srv)
             with open_ws(srv, table, invite_token(table, 0)) as ada, \
                     open_ws(srv, table, invite_token(table, 1)) as bo:
@@ -42,14 +44,14 @@ def test_a_stalled_database_refuses_moves_quickly_and_freezes_no_page(tmp_path: 
                                     if st.get("choices"))
                 proxy.stall()
                 waits = []
-                for _ in range(25):  # five seconds of pings: the loop is held once, for one timeout
+                for _ in range(25):  # five seconds of pings, while the lease round waits out its timeout
                     sent = time.monotonic()
                     ada.send('{"type": "ping"}')
                     read_until(ada, lambda m: m["type"] == "pong", timeout=10)
                     waits.append(time.monotonic() - sent)
                     time.sleep(0.2)
-                assert max(waits) < TIMEOUT + 1.0, waits
-                assert sorted(waits)[-2] < 0.45, waits  # only the outage's first call waited
+                # the lease round reads in a worker thread: the loop is never held for the timeout
+                assert max(waits) < timeout / 2, waits
 
                 started = time.monotonic()
                 mover.send(json.dumps({"type": "act", "action": state["choices"][0]["action"],

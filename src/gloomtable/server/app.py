@@ -76,7 +76,7 @@ def create_app(db_path: str | Path = "gloomtable.db", lobby_settings: LobbySetti
             lobby.cluster = Cluster(lobby, beat_store=raw)  # its heartbeat thread waits on its own
             lobby.cluster.after_catch_up = talk.after_catch_up  # another process's talk reaches pages here
             lobby.cluster.join()
-            lobby.cluster.renew_and_take()
+            await lobby.cluster.renew_and_take()
             resumed = len(lobby.cluster.held)
             if isinstance(raw, PostgresStore):  # open sockets are counted for the site there (their own
                 await sockets.share(raw, lobby.cluster.holder)  # threads and time bounds)

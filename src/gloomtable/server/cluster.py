@@ -40,7 +40,7 @@ from gloomtable.engine import GloomtableError
 from gloomtable.server import metrics
 from gloomtable.server.errors import ServerError
 from gloomtable.server.stopping import cancel_and_wait
-from gloomtable.server.store import Store
+from gloomtable.server.store import Store, in_store
 from gloomtable.server.store_rows import FORGET
 from gloomtable.server.table import LEASE_TTL, LiveTable
 
@@ -183,26 +183,31 @@ class Cluster:
         table.leader = leader
         table.schedule()  # a leader arranges the next automatic move; a follower cancels its own
 
-    def renew_and_take(self) -> None:
+    async def renew_and_take(self) -> None:
         """One round (nothing renewed: the heartbeat keeps every lease): read which leases
         still name this process, step down where one was taken, and take every table
-        whose lease is missing or whose holder stopped beating."""
-        still = set(self.store.held_leases(self.holder))
-        for tid in self.held - still:
+        whose lease is missing or whose holder stopped beating. Every read waits in a
+        worker thread, never on the event loop: under load the database answers slowly,
+        and a round on the loop held every table of the process for that long."""
+        before = set(self.held)
+        still = set(await in_store(self.store, self.store.held_leases, self.holder))
+        lost = before - still  # a table led since the read began is not lost
+        for tid in lost:
             log.warning("table %s: lease lost; another process leads it now", tid)
             metrics.LEASES_LOST.inc()
             self._set_leader(tid, False)
-        self.held = still
+        self.held = (self.held - lost) | still
         for tid in list(still):
             table = self.lobby.tables.get(tid)
             if table is None or table.over:  # finished (or deleted): nothing left to run
-                self.store.release_lease(tid, self.holder)
+                await in_store(self.store, self.store.release_lease, tid, self.holder)
                 self.held.discard(tid)
             elif table.present_elsewhere:  # a dead process tells nobody: its presence lapses with its beat
-                table.refresh_presence()
-        for tid in self.store.free_tables(TAKE_AT_ONCE):
-            if not self.lead(tid):
+                await table.refresh_presence_off_loop()
+        for tid in await in_store(self.store, self.store.free_tables, TAKE_AT_ONCE):
+            if not await in_store(self.store, self.store.acquire_lease, tid, self.holder):
                 continue
+            self.held.add(tid)
             table = self.lobby.tables.get(tid)
             if table is None:
                 try:
@@ -211,7 +216,7 @@ class Cluster:
                     log.error("table %s cannot be taken over: %s", tid, exc)
                     continue
             elif not table.lock.locked():
-                table._catch_up()  # it may have missed notifications while it followed
+                await table.catch_up()  # it may have missed notifications while it followed
             else:
                 self._heard(tid)
             log.info("table %s: %s leads it now", tid, self.holder)
@@ -222,7 +227,7 @@ class Cluster:
     async def _lease_forever(self) -> None:
         while True:
             try:
-                self.renew_and_take()
+                await self.renew_and_take()
             except ServerError:  # the database did not answer (the store's guard logs it once)
                 pass
             except Exception:  # the database may be restarting: try again next round

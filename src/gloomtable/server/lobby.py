@@ -25,7 +25,7 @@ from gloomtable.server.errors import ServerError
 from gloomtable.server.games import seat_range
 from gloomtable.server.names import check_seat_name
 from gloomtable.server.options import SeatSpec, TableSpec, clean_name, table_options
-from gloomtable.server.store import SeatRow, Store, TableRow
+from gloomtable.server.store import SeatRow, Store, TableRow, in_store
 from gloomtable.server.store_decks import DeckRow
 from gloomtable.server.table import BotPolicy, LiveTable, listing_entry
 from gloomtable.server.table_core import same_token
@@ -548,9 +548,7 @@ class Lobby:
 
     async def _in_store(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """A store call: in a worker thread when it waits on a database server."""
-        if self.store.remote:
-            return await asyncio.to_thread(call, *args, **kwargs)
-        return call(*args, **kwargs)
+        return await in_store(self.store, call, *args, **kwargs)
 
     async def _sweep_forever(self, every: float) -> None:
         while True:

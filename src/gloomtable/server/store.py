@@ -14,10 +14,11 @@ Both create and upgrade the same schema with the versioned migrations of
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from gloomtable.server.store_accounts import AccountStore
 from gloomtable.server.store_decks import DeckStore
@@ -193,3 +194,16 @@ def open_store(db: str | Path, **kwargs: Any) -> Store:
     from gloomtable.server.store_sqlite import SqliteStore
 
     return SqliteStore(db, **kwargs)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+async def in_store(store: Store, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``call`` (a method of ``store``) from the event loop: in a worker thread when the
+    store waits on a database server, so a slow answer holds no page and no table; at once
+    on SQLite, whose calls take microseconds (less than the hop to a thread)."""
+    if store.remote:
+        return await asyncio.to_thread(call, *args, **kwargs)
+    return call(*args, **kwargs)

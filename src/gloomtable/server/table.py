@@ -31,7 +31,7 @@ from gloomtable.server.deltas import diff, document, dumps, wire_bytes
 from gloomtable.server.errors import ServerError, Unconfirmed
 from gloomtable.server.options import TableOptions
 from gloomtable.server.ratings import plan as rating_plan
-from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow
+from gloomtable.server.store import SeatRow, StaleActionError, Store, TableRow, in_store
 from gloomtable.server.store_rows import LEASE_TERM
 from gloomtable.server.table_core import LOG_KEEP, LogEntry, Played, TableCore, answer_results
 from gloomtable.server.version import page_version
@@ -498,7 +498,15 @@ class LiveTable:
         A seat whose last page elsewhere went (or whose process died) is absent from now."""
         if self.holder is None:
             return False
-        present = self.store.present_seats(self.id, self.holder)
+        return self._take_presence(self.store.present_seats(self.id, self.holder))
+
+    async def refresh_presence_off_loop(self) -> bool:
+        """``refresh_presence`` with the read in a worker thread (the lease round's, every 0.5 s)."""
+        if self.holder is None:
+            return False
+        return self._take_presence(await in_store(self.store, self.store.present_seats, self.id, self.holder))
+
+    def _take_presence(self, present: set[int]) -> bool:
         if present == self.present_elsewhere:
             return False
         now = time.monotonic()
@@ -513,16 +521,25 @@ class LiveTable:
         return True
 
     async def catch_up(self) -> None:
-        """Take in what other processes stored since this one last looked (their NOTIFY)."""
+        """Take in what other processes stored since this one last looked (their NOTIFY).
+        The reads wait in a worker thread, the table's lock held: another process's
+        every move brings one, and the event loop serves every table meanwhile."""
         async with self.lock:
-            self._catch_up()
+            row = await in_store(self.store, self.store.load, self.id, since=self.state_id)
+            if row is not None:
+                self._take_row(row)
+                await self.refresh_presence_off_loop()
 
     def _catch_up(self) -> None:
-        """Apply the stored actions after ``state_id`` and the seats' and next table's
-        changes, then tell this process's pages, each through its own view. Caller holds the lock."""
+        """``catch_up`` with the reads on the caller's thread. Caller holds the lock."""
         row = self.store.load(self.id, since=self.state_id)
-        if row is None:
-            return
+        if row is not None:
+            self._take_row(row)
+            self.refresh_presence()
+
+    def _take_row(self, row: TableRow) -> None:
+        """Apply the stored actions after ``state_id`` and the seats' and next table's
+        changes, then tell this process's pages, each through its own view."""
         seats_changed = self.core.take_seats(row.seats)
         moved = bool(row.actions) and not self.broken
         for k, action in enumerate(row.actions if moved else []):
@@ -542,7 +559,6 @@ class LiveTable:
             self.schedule()
         elif seats_changed:
             self.broadcast_seats()
-        self.refresh_presence()
 
     def _deadline_for(self, state: State) -> float | None:
         """When the turn timer of ``state``'s decision runs out (epoch seconds), if a person holds it."""
