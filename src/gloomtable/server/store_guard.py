@@ -1,8 +1,9 @@
 """The shared store as the event loop calls it: no call may wait on the database
 for long.
 
-The store's calls are synchronous (psycopg), and most are made on the event loop
-(the lease round every 0.5 s, claiming a seat, presence, the listing). When the
+The store's calls are synchronous (psycopg), and some are made on the event loop
+(claiming a seat, presence, the listing; the lease round every 0.5 s and a
+follower's catch-up read in a worker thread, ``store.in_store``). When the
 link to PostgreSQL stalls (a frozen server, a network that drops packets, a proxy
 that stops passing bytes) such a call waits until TCP gives up, minutes later, and
 every table of the process freezes with it: no move, no ping, no page. So a
@@ -19,7 +20,8 @@ own (server/store_link.py: no thread, no pool), and its answer awaited (a rated
 game's last move, which takes a transaction of its own, goes through the pool).
 A call that fails because the link is cut (``psycopg.OperationalError``: connection
 refused or lost, the pool waiting for one) is ``503 server_busy`` too, with one log
-line, never a ``500``. So an outage holds the loop once, for one timeout; pages
+line, never a ``500``. So an outage holds the loop at most once, for one timeout
+(only if a call made on the loop meets it before the lease round's does); pages
 stay connected, moves are refused with a clear error, and the
 process's table leases lapse so another process (whose database answers) leads
 its tables (docs/deploy.md). An answer the database gives (an error included)
