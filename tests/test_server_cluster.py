@@ -225,6 +225,14 @@ def test_lobby_joining_presence_and_stand_ins_work_across_processes(tmp_path: Pa
             assert lease_holder(url, tid) == member_id(a)  # A leads; Ada is on B
             assert wait_for(lambda: httpx.get(f"{a.url}/api/tables/{tid}").json()["seats"][0]["connected"],
                             30)
+            # once A knows her page is open, it is her decision at the newest stored state (a
+            # stand-in's move already under way when A heard of her may land first: it is read here)
+            def hers_at_the_newest() -> bool:
+                ada.poll()
+                return ada.deciding() and ada.latest is not None \
+                    and ada.latest["state_id"] == len(stored_record(url, tid)[1])
+
+            assert wait_for(hers_at_the_newest, 20)
             waiting_at = ada.latest["state_id"]  # type: ignore[index]
             time.sleep(3.0)  # three times absent_after: no stand-in while her page is open on B
             assert len(stored_record(url, tid)[1]) == waiting_at

@@ -456,7 +456,7 @@ class LiveTable:
                               "answer in time. The table shows it once the database answers (if it was "
                               "stored); otherwise choose again then", 503) from None
         except StaleActionError:  # another process stored a move at this index first
-            self._catch_up()
+            await self._catch_up()
             raise ServerError("stale_state",
                               "another move was made first; the current state follows") from None
         self.row.deadline, self.row.deadline_idx = deadline, idx + 1
@@ -475,7 +475,7 @@ class LiveTable:
                 try:
                     async with self.lock:
                         before = self.state_id
-                        self._catch_up()  # (fails at once while the database is still away)
+                        await self._catch_up()  # (fails at once while the database is still away)
                         if self.state_id == before:
                             self.broadcast()  # nothing was stored: the same state, the page may choose again
                             self.schedule()  # and a bot or timer whose move it was moves again
@@ -525,17 +525,14 @@ class LiveTable:
         The reads wait in a worker thread, the table's lock held: another process's
         every move brings one, and the event loop serves every table meanwhile."""
         async with self.lock:
-            row = await in_store(self.store, self.store.load, self.id, since=self.state_id)
-            if row is not None:
-                self._take_row(row)
-                await self.refresh_presence_off_loop()
+            await self._catch_up()
 
-    def _catch_up(self) -> None:
-        """``catch_up`` with the reads on the caller's thread. Caller holds the lock."""
-        row = self.store.load(self.id, since=self.state_id)
+    async def _catch_up(self) -> None:
+        """``catch_up`` for a caller that holds the lock."""
+        row = await in_store(self.store, self.store.load, self.id, since=self.state_id)
         if row is not None:
             self._take_row(row)
-            self.refresh_presence()
+            await self.refresh_presence_off_loop()
 
     def _take_row(self, row: TableRow) -> None:
         """Apply the stored actions after ``state_id`` and the seats' and next table's
