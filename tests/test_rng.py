@@ -41,8 +41,8 @@ def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPa
     batches: list[bool] = []
     draws = rng_module._draws
 
-    def spy(state: int, m: int) -> list[int] | None:
-        out = draws(state, m)
+    def spy(state: int, m: int, ahead: int = 0) -> list[int] | None:
+        out = draws(state, m, ahead)
         batches.append(out is not None)
         return out
 
@@ -55,3 +55,29 @@ def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPa
         r.shuffle(got)
         assert (got, r.state) == (expected, state)
     assert False in batches and True in batches
+
+
+@pytest.mark.parametrize("length", [33, 48, 88])
+@pytest.mark.parametrize("ahead", [1, 3])
+def test_shuffles_worked_out_ahead_are_the_very_shuffles_that_follow(length: int, ahead: int) -> None:
+    """``shuffle(items, ahead)`` keeps the next shuffles' draws; the shuffles that take
+    them deal as they would one by one, and a generator that draws anything else
+    first never meets them (R-C3: Crazy Creatures deals every round from one generator)."""
+    for k in range(20):
+        seed = (k * 0x9E3779B97F4A7C15 + length + ahead) & ((1 << 64) - 1)
+        r, expected_state = Rng(seed), seed
+        for _ in range(ahead + 1):
+            expected = list(range(length))
+            expected_state = _one_by_one(expected_state, expected)
+            got = list(range(length))
+            r.shuffle(got, ahead)
+            assert (got, r.state) == (expected, expected_state)
+        other = Rng(seed)
+        other.shuffle(list(range(length)), ahead)
+        other.below(5)  # a draw between: the kept shuffle is not this one's
+        state = other.state
+        expected = list(range(length))
+        expected_state = _one_by_one(state, expected)
+        got = list(range(length))
+        other.shuffle(got)
+        assert (got, other.state) == (expected, expected_state)

@@ -45,17 +45,26 @@ class Rng:
             if z < limit:
                 return z % n
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: MutableSequence[T], ahead: int = 0) -> None:
         """Fisher-Yates, in place: the very draws of ``below(i + 1)`` for ``i`` from
         the top down, with :meth:`next_u64` inlined (a deal is the hottest use). A long
-        list takes its draws from :func:`_draws` (the same numbers, worked out at once)."""
+        list takes its draws from :func:`_draws` (the same numbers, worked out at once).
+
+        ``ahead``: how many more shuffles of the same length the caller expects to ask
+        of this generator next, with no other draw between (a game's later deals, when
+        nothing else draws: Crazy Creatures' rounds). Their draws come from the same
+        batch and are kept (:data:`_KEPT`) under the state each starts from, which only
+        those shuffles reach; asked anything else, the generator never meets them."""
         m = len(items) - 1
         if _VECTOR_FROM <= m < 256:
-            js = _draws(self.state, m)
+            state = self.state
+            js = _KEPT.pop((state, m), None) if _KEPT else None
+            if js is None:
+                js = _draws(state, m, ahead)
             if js is not None:
                 for i, j in zip(range(m, 0, -1), js, strict=True):
                     items[i], items[j] = items[j], items[i]
-                self.state = (self.state + m * _GOLDEN) & _MASK
+                self.state = (state + m * _GOLDEN) & _MASK
                 return
         z0 = self.state
         for i in range(len(items) - 1, 0, -1):
@@ -83,30 +92,55 @@ _VECTOR_FROM = 32
 """Lists of at least this many cards (plus one) are shuffled by :func:`_draws`: below it,
 numpy's fixed cost per call is more than SplitMix64's steps in Python."""
 
-_BOUNDS: dict[int, tuple[Any, Any, Any]] = {}
-"""``m`` -> (the ``m`` steps ``k * golden``, the bounds ``m + 1`` down to 2, their rejection
-limits), as numpy arrays."""
+_BOUNDS: dict[tuple[int, int], tuple[Any, ...]] = {}
+"""``(m, ahead)`` -> (the steps ``k * golden`` of the batch's draws, their bounds: ``m + 1``
+down to 2 once per shuffle, their rejection limits, as numpy arrays; the lowest of those
+limits; then numpy's ``uint64`` scalars SplitMix64 mixes with, made once, not per call)."""
+
+_KEPT: dict[tuple[int, int], list[int]] = {}
+"""Draws worked out ahead (``Rng.shuffle``'s ``ahead``) by the ``(state, length - 1)`` their
+shuffle starts from; taken once. A pure function's values: any generator at that state
+may take them, and a game that stops early leaves a few behind (:data:`_KEPT_MOST`)."""
+_KEPT_MOST = 1024
+"""Past this many kept shuffles the memo starts again, so unused ones cannot pile up."""
 
 
-def _draws(state: int, m: int) -> list[int] | None:
+def _draws(state: int, m: int, ahead: int = 0) -> list[int] | None:
     """The ``m`` draws of a shuffle from ``state`` (``below(m + 1)``, ``below(m)``, ...,
     ``below(2)``) in one go: SplitMix64's states are ``state + k * golden``, so numpy
-    mixes them all at once, wrapping at 64 bits as the masks do. ``None`` if any draw
-    would be rejected (about one shuffle in 10^16): the caller then takes them one by one."""
+    mixes them all at once, wrapping at 64 bits as the masks do. With ``ahead``, the
+    draws of that many more shuffles of the same length after it, each kept in
+    :data:`_KEPT` under its own starting state. ``None`` if any draw would be rejected
+    (about one shuffle in 10^16): the caller then takes them one by one, and nothing is
+    kept."""
     import numpy as np  # (here: the engine's import does not pay for numpy)
 
-    bounds = _BOUNDS.get(m)
+    bounds = _BOUNDS.get((m, ahead))
     if bounds is None:
-        bounds = _BOUNDS[m] = (
-            np.array([(k * _GOLDEN) & _MASK for k in range(1, m + 1)], dtype=np.uint64),
-            np.arange(m + 1, 1, -1, dtype=np.uint64),
-            np.array(_LIMITS[m + 1:1:-1], dtype=np.uint64))
-    steps, n, limits = bounds
-    z = steps + np.uint64(state)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    if (z >= limits).any():
+        bounds = _BOUNDS[m, ahead] = (
+            np.array([(k * _GOLDEN) & _MASK for k in range(1, m * (ahead + 1) + 1)], dtype=np.uint64),
+            np.tile(np.arange(m + 1, 1, -1, dtype=np.uint64), ahead + 1),
+            np.tile(np.array(_LIMITS[m + 1:1:-1], dtype=np.uint64), ahead + 1),
+            min(_LIMITS[2:m + 2]),
+            *map(np.uint64, (30, 0xBF58476D1CE4E5B9, 27, 0x94D049BB133111EB, 31)))
+    steps, n, limits, lowest, s30, mul1, s27, mul2, s31 = bounds
+    z = steps + np.uint64(state)  # in place from here: one array and one temporary
+    t = z >> s30
+    z ^= t
+    z *= mul1
+    np.right_shift(z, s27, out=t)
+    z ^= t
+    z *= mul2
+    np.right_shift(z, s31, out=t)
+    z ^= t
+    if int(z.max()) >= lowest and (z >= limits).any():  # (the max alone, but near a limit)
         return None
-    out: list[int] = (z % n).tolist()
-    return out
+    np.remainder(z, n, out=z)
+    out: list[int] = z.tolist()
+    if not ahead:
+        return out
+    if len(_KEPT) >= _KEPT_MOST:
+        _KEPT.clear()
+    for k in range(1, ahead + 1):
+        _KEPT[(state + k * m * _GOLDEN) & _MASK, m] = out[k * m:(k + 1) * m]
+    return out[:m]
