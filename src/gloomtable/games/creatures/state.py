@@ -99,6 +99,12 @@ _FIT: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
 """``_FIT[colour][plus][top]``: for each Creature of that colour, in card order,
 whether it fits that pile (R-C6/R-C7): the slice of ``CreaturesState.fit`` to write
 when the pile or its Machine changes."""
+_FRESH_FIT: Final = [f for k in range(NUM_COLOURS) for f in _FIT[k][1][0]]
+"""``CreaturesState.fit`` at a deal: every pile empty, every "+" Machine up (R-C3)."""
+_DEALS_AHEAD: Final = 3
+"""At most this many later rounds' deals are shuffled with a round's own (``Rng.shuffle``'s
+``ahead``): the game's generator draws for nothing but the deals once the start player is
+drawn (R-C3, R-C4)."""
 _SIGN: Final = ("-", "+")
 _COLOUR: Final = COLOUR
 _NUMBER: Final = NUMBER
@@ -173,14 +179,14 @@ class CreaturesState:
     def _deal(self) -> None:
         """R-C3: Machines "+", shuffle all 48, deal, 8 to the Reserve, rest aside."""
         deck = list(range(NUM_CREATURES))
-        self.rng.shuffle(deck)
+        self.rng.shuffle(deck, min(self.game.num_rounds - 1 - self.round, _DEALS_AHEAD))
         n, h = self.players, self.game.hand_size
         self.hands = [sorted(deck[i * h:(i + 1) * h]) for i in range(n)]
         self.reserve = deck[n * h:n * h + RESERVE_SIZE]
         self.aside = sorted(deck[n * h + RESERVE_SIZE:])
         self._piles = [[] for _ in range(NUM_COLOURS)]
         self._plus = [1] * NUM_COLOURS
-        self._refit()
+        self.fit = _FRESH_FIT[:]  # what _refit works out for empty piles
         self.current = self.start_player
         self.pending = False
         self.passes = 0
