@@ -91,8 +91,10 @@ def _spans() -> tuple[tuple[int, int], ...]:
 
 
 _SPAN: Final = _spans()
-if PLAY_BASE != 1:  # apply_legal and legal_actions write ``card + 1`` for PLAY_BASE + card
-    raise AssertionError("Crazy Creatures' play ids are card + 1")
+_SLICE: Final = tuple(slice(start, end) for start, end in _SPAN)
+"""Per colour, the slice of ``CreaturesState.fit`` its Creatures hold (``_SPAN``)."""
+if PLAY_BASE != 1 or PASS != 0:  # apply_legal and legal_actions write ``card + 1``, test ``a``
+    raise AssertionError("Crazy Creatures' play ids are card + 1, and pass is 0")
 _FIT: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
     tuple(tuple(tuple(FITS[plus][top][NUMBER[c]] for c in range(*_SPAN[k])) for top in range(7))
           for plus in (0, 1)) for k in range(NUM_COLOURS))
@@ -123,6 +125,10 @@ _SAME_EVENT: Final = [[Event("same_number", M.SAME_NUMBER, (p,), player=p, card=
 _FLIP_EVENT: Final = [[[Event("flip", M.FLIP, (p, c, side), player=p, amount=c) for side in (0, 1)]
                        for c in range(NUM_COLOURS)] for p in _SEATS]
 _OUT_EVENT: Final = [Event("out", M.OUT, (p,), player=p) for p in _SEATS]
+_DRAW_EVENT: Final = [[[Event("draw", M.DRAW, (q, card), player=p, target=q, card=card, private_to=q,
+                              public_msg=M.DRAW_HIDDEN, public_args=(p, q))
+                        for card in range(NUM_CREATURES)] for q in _SEATS] for p in _SEATS]
+"""``[player][target][card]``: a draw made by a same-number decision (R-C8)."""
 
 
 class CreaturesState:
@@ -249,7 +255,10 @@ class CreaturesState:
             me = self.current
             return _FLIPS + [DRAW_BASE + q for q in range(self.players) if q != me]
         fit = self.fit
-        plays = [c + 1 for c in self.hands[self.current] if fit[c]]  # c + 1: PLAY_BASE + c
+        plays = []  # a loop, not a comprehension: Python 3.11 makes a function for that
+        for c in self.hands[self.current]:
+            if fit[c]:
+                plays.append(c + 1)  # PLAY_BASE + c
         return plays or [PASS]  # R-C5: pass only when nothing fits
 
     @property
@@ -275,20 +284,16 @@ class CreaturesState:
         p = self.current
         if self.pending:
             return self._decide(p, a)
-        if a == PASS:
-            self.passes += 1
-            events = [_PASS_EVENT[p]]
-        else:  # R-C5: the Creature goes on its colour's pile (inlined: the commonest move)
+        if a:  # R-C5: the Creature goes on its colour's pile (inlined: the commonest move)
             card = a - 1  # PLAY_BASE
             hand = self.hands[p]
             hand.remove(card)
             k = _COLOUR[card]
             pile = self._piles[k]
             number = _NUMBER[card]
-            same = bool(pile) and _NUMBER[pile[-1]] == number
+            same = _NUMBER[pile[-1]] == number if pile else False
             pile.append(card)
-            start, end = _SPAN[k]
-            self.fit[start:end] = _FIT[k][self._plus[k]][number]
+            self.fit[_SLICE[k]] = _FIT[k][self._plus[k]][number]
             self.passes = 0
             if same:  # R-C8: the same-number decision is part of this turn
                 self.pending = True
@@ -300,6 +305,15 @@ class CreaturesState:
                     self.current = (p + 1) % self.players
                     return events
                 self.turns -= 1  # _end_turn counts it and caps the game
+        else:  # PASS
+            passes = self.passes = self.passes + 1
+            events = [_PASS_EVENT[p]]
+            if passes < self.players and self.closer < 0 and self.hands[p]:  # as _end_turn
+                turns = self.turns = self.turns + 1
+                if turns < self.turn_cap:
+                    self.current = (p + 1) % self.players
+                    return events
+                self.turns -= 1
         self._end_turn(p, events)
         return events
 
@@ -367,8 +381,7 @@ class CreaturesState:
             c = a - FLIP_BASE
             plus = self._plus[c] = self._plus[c] ^ 1
             pile = self._piles[c]
-            start, end = _SPAN[c]
-            self.fit[start:end] = _FIT[c][plus][_NUMBER[pile[-1]] if pile else 0]
+            self.fit[_SLICE[c]] = _FIT[c][plus][_NUMBER[pile[-1]] if pile else 0]
             flip = _FLIP_EVENT[p][c][plus]
             # a variant's Machines have their own names: its flip line is told with its set
             events = [flip if self.game.card_set is CREATURE_SET else flip._replace(game=self.game)]
@@ -376,8 +389,13 @@ class CreaturesState:
             target = a - DRAW_BASE
             card = self.reserve.pop()
             insort(self.hands[target], card)
-            events = [Event("draw", M.DRAW, (target, card), player=p, target=target, card=card,
-                            private_to=target, public_msg=M.DRAW_HIDDEN, public_args=(p, target))]
+            events = [_DRAW_EVENT[p][target][card]]
+        if self.closer < 0 and self.hands[p]:  # the usual end of a turn, as _end_turn does it
+            turns = self.turns = self.turns + 1
+            if turns < self.turn_cap:
+                self.current = (p + 1) % self.players
+                return events
+            self.turns -= 1
         self._end_turn(p, events)
         return events
 
