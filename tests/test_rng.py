@@ -1,5 +1,6 @@
-"""The seeded RNG: a long shuffle's draws worked out at once (numpy) are the very draws
-one at a time, so every seeded deal stays as it was."""
+"""The seeded RNG: a shuffle's draws worked out at once (numpy for a long list, Python's
+integers side by side for a shorter one) are the very draws one at a time, so every
+seeded deal and reshuffle stays as it was."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def _one_by_one(seed: int, items: list[int]) -> int:
     return r.state
 
 
-@pytest.mark.parametrize("length", [0, 1, 2, 31, 32, 33, 88, 108, 200, 256, 257, 400])
+@pytest.mark.parametrize("length", [0, 1, 2, 4, 5, 6, 7, 9, 16, 31, 32, 33, 88, 108, 200, 256, 257, 400])
 def test_shuffle_is_below_from_the_top_down(length: int) -> None:
     for k in range(60):
         seed = (k * 0x9E3779B97F4A7C15 + length) & ((1 << 64) - 1)
@@ -51,6 +52,32 @@ def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPa
         expected = list(range(88))
         state = _one_by_one(seed, expected)
         got = list(range(88))
+        r = Rng(seed)
+        r.shuffle(got)
+        assert (got, r.state) == (expected, state)
+    assert False in batches and True in batches
+
+
+def test_a_rejected_draw_in_a_short_shuffle_takes_the_draws_one_by_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for a short list's draws worked out side by side (a reshuffle, R-G9)."""
+    monkeypatch.setattr(rng_module, "_PACKS", {})
+    limits = list(rng_module._LIMITS)
+    limits[10] = 1 << 62
+    monkeypatch.setattr(rng_module, "_LIMITS", limits)
+    batches: list[bool] = []
+    draws = rng_module._packed_draws
+
+    def spy(state: int, m: int) -> list[int] | None:
+        out = draws(state, m)
+        batches.append(out is not None)
+        return out
+
+    monkeypatch.setattr(rng_module, "_packed_draws", spy)
+    for seed in range(40):
+        expected = list(range(20))
+        state = _one_by_one(seed, expected)
+        got = list(range(20))
         r = Rng(seed)
         r.shuffle(got)
         assert (got, r.state) == (expected, state)
