@@ -93,8 +93,9 @@ def _spans() -> tuple[tuple[int, int], ...]:
 _SPAN: Final = _spans()
 _SLICE: Final = tuple(slice(start, end) for start, end in _SPAN)
 """Per colour, the slice of ``CreaturesState.fit`` its Creatures hold (``_SPAN``)."""
-if PLAY_BASE != 1 or PASS != 0:  # apply_legal and legal_actions write ``card + 1``, test ``a``
-    raise AssertionError("Crazy Creatures' play ids are card + 1, and pass is 0")
+# apply_legal and legal_actions write ``card + 1`` and test ``a``; _deal lays four piles
+if PLAY_BASE != 1 or PASS != 0 or NUM_COLOURS != 4:
+    raise AssertionError("Crazy Creatures' play ids are card + 1, pass is 0, and there are 4 colours")
 _FIT: Final[tuple[tuple[tuple[tuple[bool, ...], ...], ...], ...]] = tuple(
     tuple(tuple(tuple(FITS[plus][top][NUMBER[c]] for c in range(*_SPAN[k])) for top in range(7))
           for plus in (0, 1)) for k in range(NUM_COLOURS))
@@ -104,7 +105,7 @@ when the pile or its Machine changes."""
 _FRESH_FIT: Final = [f for k in range(NUM_COLOURS) for f in _FIT[k][1][0]]
 """``CreaturesState.fit`` at a deal: every pile empty, every "+" Machine up (R-C3)."""
 _DEALS_AHEAD: Final = 3
-"""At most this many later rounds' deals are shuffled with a round's own (``Rng.shuffle``'s
+"""At most this many later rounds' deals are shuffled with the first round's (``Rng.shuffle``'s
 ``ahead``): the game's generator draws for nothing but the deals once the start player is
 drawn (R-C3, R-C4)."""
 _SIGN: Final = ("-", "+")
@@ -129,6 +130,13 @@ _DRAW_EVENT: Final = [[[Event("draw", M.DRAW, (q, card), player=p, target=q, car
                               public_msg=M.DRAW_HIDDEN, public_args=(p, q))
                         for card in range(NUM_CREATURES)] for q in _SEATS] for p in _SEATS]
 """``[player][target][card]``: a draw made by a same-number decision (R-C8)."""
+_NEW: Final = tuple.__new__
+"""An end of round's events are built by field position (every field, in ``Event``'s order,
+which the check below pins): a named tuple's own ``__new__`` is one more Python call."""
+_EVENT: Final = Event
+if Event._fields != ("kind", "msg", "args", "player", "card", "target", "amount", "private_to",
+                     "public_msg", "public_args", "game"):
+    raise AssertionError("Event's fields moved: _end_round builds events by position")
 
 
 class CreaturesState:
@@ -179,19 +187,23 @@ class CreaturesState:
         s.turns = 0
         s.over = False
         s.capped = False
-        s._deal()
+        s._deal(min(game.num_rounds - 1, _DEALS_AHEAD))
         return s
 
-    def _deal(self) -> None:
-        """R-C3: Machines "+", shuffle all 48, deal, 8 to the Reserve, rest aside."""
+    def _deal(self, ahead: int = 0) -> None:
+        """R-C3: Machines "+", shuffle all 48, deal, 8 to the Reserve, rest aside.
+        ``ahead``: the later rounds' deals to shuffle with this one (the first deal's)."""
         deck = list(range(NUM_CREATURES))
-        self.rng.shuffle(deck, min(self.game.num_rounds - 1 - self.round, _DEALS_AHEAD))
+        self.rng.shuffle(deck, ahead)
         n, h = self.players, self.game.hand_size
-        self.hands = [sorted(deck[i * h:(i + 1) * h]) for i in range(n)]
+        hands: list[list[int]] = []
+        for i in range(n):  # (a loop: a comprehension makes a function every call)
+            hands.append(sorted(deck[i * h:(i + 1) * h]))
+        self.hands = hands
         self.reserve = deck[n * h:n * h + RESERVE_SIZE]
         self.aside = sorted(deck[n * h + RESERVE_SIZE:])
-        self._piles = [[] for _ in range(NUM_COLOURS)]
-        self._plus = [1] * NUM_COLOURS
+        self._piles = [[], [], [], []]  # NUM_COLOURS
+        self._plus = [1, 1, 1, 1]
         self.fit = _FRESH_FIT[:]  # what _refit works out for empty piles
         self.current = self.start_player
         self.pending = False
@@ -424,9 +436,10 @@ class CreaturesState:
     def _end_round(self, events: list[Event], why: str) -> None:
         """R-C10 scoring, then the next round (R-C3, R-C4) or the game's end (R-C11)."""
         scores = []
+        penalty = self.game.penalty
         for q, hand in enumerate(self.hands):
             if hand:
-                pen = sum(self.game.penalty[c] for c in hand)
+                pen = sum(map(penalty.__getitem__, hand))
                 self.totals[q] += pen
                 scores.append(pen)
             else:
@@ -434,7 +447,8 @@ class CreaturesState:
                 scores.append(-3)
         self.round_scores.append(scores)
         shown = (tuple(scores), tuple(self.totals))
-        events.append(Event("round_end", M.ROUND_END, (self.round + 1, why, shown)))
+        events.append(_NEW(_EVENT, ("round_end", M.ROUND_END, (self.round + 1, why, shown), None, None,
+                                    None, None, None, None, (), None)))
         self.round += 1
         if self.round >= self.game.num_rounds:
             self.over = True
@@ -443,8 +457,9 @@ class CreaturesState:
             return
         self.start_player = (self.start_player + 1) % self.players
         self._deal()
-        events.append(Event("round_start", M.ROUND_START, (self.round + 1, self.start_player),
-                            player=self.start_player))
+        p = self.start_player
+        events.append(_NEW(_EVENT, ("round_start", M.ROUND_START, (self.round + 1, p), p, None, None,
+                                    None, None, None, (), None)))
 
     def _check_cap(self, events: list[Event]) -> None:
         if not self.over and self.turns >= self.turn_cap:
