@@ -99,6 +99,14 @@ def test_shuffles_worked_out_ahead_are_the_very_shuffles_that_follow(length: int
             got = list(range(length))
             r.shuffle(got, ahead)
             assert (got, r.state) == (expected, expected_state)
+        r = Rng(seed)
+        r.shuffle(list(range(length)), ahead)
+        clone = Rng(r.state)  # a clone (a search's copy of the game) takes the kept draws first
+        taken = list(range(length))
+        clone.shuffle(taken)
+        left = list(range(length))
+        r.shuffle(left)  # and the game itself draws them again, the same
+        assert (taken, clone.state) == (left, r.state)
         other = Rng(seed)
         other.shuffle(list(range(length)), ahead)
         other.below(5)  # a draw between: the kept shuffle is not this one's
