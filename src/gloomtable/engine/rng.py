@@ -49,8 +49,9 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T], ahead: int = 0) -> None:
         """Fisher-Yates, in place: the very draws of ``below(i + 1)`` for ``i`` from
-        the top down, with :meth:`next_u64` inlined (a deal is the hottest use). A long
-        list takes its draws from :func:`_draws` (the same numbers, worked out at once).
+        the top down, with :meth:`next_u64` inlined (a deal is the hottest use). A list of
+        5 to 32 takes its draws from :func:`_packed_draws`, a longer one from :func:`_draws`
+        (the same numbers, worked out at once).
 
         ``ahead``: how many more shuffles of the same length the caller expects to ask
         of this generator next, with no other draw between (a game's later deals, when
@@ -95,7 +96,7 @@ class Rng:
 
 _VECTOR_FROM = 32
 """Lists of at least this many cards (plus one) are shuffled by :func:`_draws`: below it,
-numpy's fixed cost per call is more than SplitMix64's steps in Python."""
+numpy's fixed cost per call is more than :func:`_packed_draws` costs."""
 _PACKED_FROM = 4
 """Lists of ``_PACKED_FROM + 1`` to ``_VECTOR_FROM`` cards are shuffled by
 :func:`_packed_draws`; shorter ones draw one by one (a few draws cost less than its setup)."""
