@@ -32,52 +32,31 @@ def test_shuffle_is_below_from_the_top_down(length: int) -> None:
         assert r.state == state
 
 
-def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("batch", "memo", "length", "rejecting"), [
+    ("_draws", "_BOUNDS", 88, 50),  # a deal's long shuffle, by numpy
+    ("_packed_draws", "_PACKS", 20, 10),  # a reshuffle's short one (R-G9), side by side
+])
+def test_a_rejected_draw_takes_the_draws_one_by_one(monkeypatch: pytest.MonkeyPatch, batch: str, memo: str,
+                                                    length: int, rejecting: int) -> None:
     """A draw at or above its rejection limit (about one shuffle in 10^16) makes the
     batch give up, and the shuffle still makes the one-by-one draws."""
-    monkeypatch.setattr(rng_module, "_BOUNDS", {})
+    monkeypatch.setattr(rng_module, memo, {})
     limits = list(rng_module._LIMITS)
-    limits[50] = 1 << 62  # a quarter of all draws of below(50) are rejected now
+    limits[rejecting] = 1 << 62  # a quarter of all draws of below(rejecting) are rejected now
     monkeypatch.setattr(rng_module, "_LIMITS", limits)
     batches: list[bool] = []
-    draws = rng_module._draws
+    draws = getattr(rng_module, batch)
 
-    def spy(state: int, m: int, ahead: int = 0) -> list[int] | None:
-        out = draws(state, m, ahead)
+    def spy(*args: int) -> list[int] | None:
+        out: list[int] | None = draws(*args)
         batches.append(out is not None)
         return out
 
-    monkeypatch.setattr(rng_module, "_draws", spy)
+    monkeypatch.setattr(rng_module, batch, spy)
     for seed in range(40):
-        expected = list(range(88))
+        expected = list(range(length))
         state = _one_by_one(seed, expected)
-        got = list(range(88))
-        r = Rng(seed)
-        r.shuffle(got)
-        assert (got, r.state) == (expected, state)
-    assert False in batches and True in batches
-
-
-def test_a_rejected_draw_in_a_short_shuffle_takes_the_draws_one_by_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same for a short list's draws worked out side by side (a reshuffle, R-G9)."""
-    monkeypatch.setattr(rng_module, "_PACKS", {})
-    limits = list(rng_module._LIMITS)
-    limits[10] = 1 << 62
-    monkeypatch.setattr(rng_module, "_LIMITS", limits)
-    batches: list[bool] = []
-    draws = rng_module._packed_draws
-
-    def spy(state: int, m: int) -> list[int] | None:
-        out = draws(state, m)
-        batches.append(out is not None)
-        return out
-
-    monkeypatch.setattr(rng_module, "_packed_draws", spy)
-    for seed in range(40):
-        expected = list(range(20))
-        state = _one_by_one(seed, expected)
-        got = list(range(20))
+        got = list(range(length))
         r = Rng(seed)
         r.shuffle(got)
         assert (got, r.state) == (expected, state)
