@@ -4,9 +4,9 @@
 Before, the first store call on the event loop after the stall (the lease round,
 every 0.5 s) waited until TCP gave up, minutes later, and every page of the process
 froze: no pong, no answer over HTTP. Then the guard bounded that wait by the timeout;
-now the lease round waits in a worker thread and the loop is not held at all. Here a real server reaches a real PostgreSQL
-through a proxy that stops passing bytes, as a frozen database or a dropped link
-would."""
+now the lease round waits in a worker thread and the loop is not held at all. Here a
+real server reaches a real PostgreSQL through a proxy that stops passing bytes, as a
+frozen database or a dropped link would."""
 
 from __future__ import annotations
 
