@@ -130,13 +130,6 @@ _DRAW_EVENT: Final = [[[Event("draw", M.DRAW, (q, card), player=p, target=q, car
                               public_msg=M.DRAW_HIDDEN, public_args=(p, q))
                         for card in range(NUM_CREATURES)] for q in _SEATS] for p in _SEATS]
 """``[player][target][card]``: a draw made by a same-number decision (R-C8)."""
-_NEW: Final = tuple.__new__
-"""An end of round's events are built by field position (every field, in ``Event``'s order,
-which the check below pins): a named tuple's own ``__new__`` is one more Python call."""
-_EVENT: Final = Event
-if Event._fields != ("kind", "msg", "args", "player", "card", "target", "amount", "private_to",
-                     "public_msg", "public_args", "game"):
-    raise AssertionError("Event's fields moved: _end_round builds events by position")
 
 
 class CreaturesState:
@@ -318,14 +311,8 @@ class CreaturesState:
                     return events
                 self.turns -= 1  # _end_turn counts it and caps the game
         else:  # PASS
-            passes = self.passes = self.passes + 1
+            self.passes += 1
             events = [_PASS_EVENT[p]]
-            if passes < self.players and self.closer < 0 and self.hands[p]:  # as _end_turn
-                turns = self.turns = self.turns + 1
-                if turns < self.turn_cap:
-                    self.current = (p + 1) % self.players
-                    return events
-                self.turns -= 1
         self._end_turn(p, events)
         return events
 
@@ -402,12 +389,6 @@ class CreaturesState:
             card = self.reserve.pop()
             insort(self.hands[target], card)
             events = [_DRAW_EVENT[p][target][card]]
-        if self.closer < 0 and self.hands[p]:  # the usual end of a turn, as _end_turn does it
-            turns = self.turns = self.turns + 1
-            if turns < self.turn_cap:
-                self.current = (p + 1) % self.players
-                return events
-            self.turns -= 1
         self._end_turn(p, events)
         return events
 
@@ -447,8 +428,7 @@ class CreaturesState:
                 scores.append(-3)
         self.round_scores.append(scores)
         shown = (tuple(scores), tuple(self.totals))
-        events.append(_NEW(_EVENT, ("round_end", M.ROUND_END, (self.round + 1, why, shown), None, None,
-                                    None, None, None, None, (), None)))
+        events.append(Event("round_end", M.ROUND_END, (self.round + 1, why, shown)))
         self.round += 1
         if self.round >= self.game.num_rounds:
             self.over = True
@@ -457,9 +437,8 @@ class CreaturesState:
             return
         self.start_player = (self.start_player + 1) % self.players
         self._deal()
-        p = self.start_player
-        events.append(_NEW(_EVENT, ("round_start", M.ROUND_START, (self.round + 1, p), p, None, None,
-                                    None, None, None, (), None)))
+        events.append(Event("round_start", M.ROUND_START, (self.round + 1, self.start_player),
+                            player=self.start_player))
 
     def _check_cap(self, events: list[Event]) -> None:
         if not self.over and self.turns >= self.turn_cap:
